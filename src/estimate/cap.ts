@@ -1,0 +1,35 @@
+// The engine's limits, as ENGINE.md §3–4 measured them on Claude Code 2.1.332.
+
+export const DEFAULT_CAP = 25_000;
+
+/** A read with no `limit` of a file larger than this is an error, not a page. */
+export const WHOLE_FILE_MAX_BYTES = 262_144;
+
+export const CAP_ENV = 'CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS';
+
+export interface CapSource {
+  cap: number;
+  from: 'default' | 'env' | 'learned';
+}
+
+/** The cap the engine applies: the env override when set and positive, else 25,000; a cap the engine
+ * itself reported in a refusal this session (some sessions run at 10,000) wins over both. */
+export function resolveCap(env: NodeJS.ProcessEnv, learned?: number): CapSource {
+  if (learned !== undefined && Number.isInteger(learned) && learned > 0) return { cap: learned, from: 'learned' };
+  const raw = env[CAP_ENV];
+  if (raw !== undefined && /^\s*\d+\s*$/.test(raw)) {
+    const n = Number.parseInt(raw, 10);
+    if (n > 0) return { cap: n, from: 'env' };
+  }
+  return { cap: DEFAULT_CAP, from: 'default' };
+}
+
+export function isJsonLike(path: string): boolean {
+  return /\.(json|jsonl|jsonc)$/i.test(path);
+}
+
+/** The engine estimates len/4 (len/2 for JSON files) and skips count_tokens while that estimate is at most
+ * cap/4, so a window of at most this many UTF-16 units is never counted and never refused on tokens. */
+export function neverCountedChars(cap: number, path: string): number {
+  return isJsonLike(path) ? Math.floor(cap / 2) : cap;
+}

@@ -1,0 +1,134 @@
+// Offline token estimate of raw text, by character class.
+// Streaming: text arrives in chunks of any size (a line may be 450,000 characters or a gigabyte),
+// the tally keeps only counts, never the text.
+import { WEIGHTS, type Weights } from './weights.js';
+
+/** The character-class features the estimate is a linear function of. */
+export interface Features {
+  letters: number; // ASCII letters
+  words: number; // runs of ASCII letters
+  caseChanges: number; // lower→upper inside a letter run (camelCase splits tokens)
+  digits: number;
+  digitRuns: number;
+  punct: number; // ASCII punctuation and symbols
+  spaceRuns: number; // runs of 2+ spaces or tabs (indentation, alignment)
+  spaceExtra: number; // characters of those runs beyond the first
+  hangul: number;
+  han: number;
+  kana: number;
+  otherLetters: number; // other scripts: Latin-1 accents, Cyrillic, Greek, Arabic, Hebrew, Thai, …
+  otherSymbols: number; // non-ASCII punctuation and symbols in the BMP (CJK punctuation, box drawing, …)
+  astral: number; // code points above U+FFFF: emoji, rare Han; counted once per pair
+  controls: number; // control characters other than tab
+  newlines: number;
+}
+
+export const FEATURE_NAMES: readonly (keyof Features)[] = [
+  'letters', 'words', 'caseChanges', 'digits', 'digitRuns', 'punct', 'spaceRuns', 'spaceExtra',
+  'hangul', 'han', 'kana', 'otherLetters', 'otherSymbols', 'astral', 'controls', 'newlines',
+];
+
+const enum Kind { None, Lower, Upper, Digit, Punct, Space, Other }
+
+export function emptyFeatures(): Features {
+  return {
+    letters: 0, words: 0, caseChanges: 0, digits: 0, digitRuns: 0, punct: 0, spaceRuns: 0, spaceExtra: 0,
+    hangul: 0, han: 0, kana: 0, otherLetters: 0, otherSymbols: 0, astral: 0, controls: 0, newlines: 0,
+  };
+}
+
+/** Tallies features of a stream of text; `chars` is the UTF-16 length, as the engine measures. */
+export class TokenTally {
+  readonly f: Features = emptyFeatures();
+  chars = 0;
+  private prev: Kind = Kind.None;
+  private spaceRun = 0;
+
+  add(text: string): void {
+    const f = this.f;
+    let prev = this.prev;
+    let spaceRun = this.spaceRun;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      let kind: Kind;
+      if (c < 128) {
+        if ((c >= 97 && c <= 122)) {
+          kind = Kind.Lower;
+        } else if (c >= 65 && c <= 90) {
+          kind = Kind.Upper;
+        } else if (c >= 48 && c <= 57) {
+          kind = Kind.Digit;
+        } else if (c === 32 || c === 9) {
+          kind = Kind.Space;
+        } else if (c === 10) {
+          f.newlines++;
+          kind = Kind.None;
+        } else if (c < 32 || c === 127) {
+          f.controls++;
+          kind = Kind.Other;
+        } else {
+          f.punct++;
+          kind = Kind.Punct;
+        }
+      } else {
+        kind = Kind.Other;
+        if (c >= 0xac00 && c <= 0xd7a3) f.hangul++;
+        else if ((c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0xf900 && c <= 0xfaff)) f.han++;
+        else if (c >= 0x3040 && c <= 0x30ff) f.kana++;
+        else if (c >= 0x1100 && c <= 0x11ff) f.hangul++; // conjoining jamo
+        else if (c >= 0xd800 && c <= 0xdbff) f.astral++; // high surrogate: one per astral code point
+        else if (c >= 0xdc00 && c <= 0xdfff) { /* low surrogate: already counted */ }
+        else if (isOtherLetter(c)) f.otherLetters++;
+        else f.otherSymbols++;
+      }
+
+      if (kind === Kind.Lower || kind === Kind.Upper) {
+        f.letters++;
+        if (prev !== Kind.Lower && prev !== Kind.Upper) f.words++;
+        else if (kind === Kind.Upper && prev === Kind.Lower) f.caseChanges++;
+      } else if (kind === Kind.Digit) {
+        f.digits++;
+        if (prev !== Kind.Digit) f.digitRuns++;
+      }
+      if (kind === Kind.Space) {
+        spaceRun++;
+        if (spaceRun === 2) f.spaceRuns++;
+        if (spaceRun >= 2) f.spaceExtra++;
+      } else {
+        spaceRun = 0;
+      }
+      prev = kind;
+    }
+    this.prev = prev;
+    this.spaceRun = spaceRun;
+    this.chars += n;
+  }
+
+  /** Point estimate of the tokens tallied so far. */
+  tokens(weights: Weights = WEIGHTS): number {
+    return tokensOf(this.f, weights);
+  }
+}
+
+export function tokensOf(f: Features, weights: Weights = WEIGHTS): number {
+  let t = 0;
+  for (const name of FEATURE_NAMES) t += f[name] * weights[name];
+  return t;
+}
+
+/** Point estimate for a whole string (tests, the `estimate` command, calibration). */
+export function estimateTokens(text: string, weights: Weights = WEIGHTS): number {
+  const tally = new TokenTally();
+  tally.add(text);
+  return tally.tokens(weights);
+}
+
+// Letters of alphabetic scripts outside ASCII: Latin-1/Extended, Greek, Cyrillic, Armenian, Hebrew, Arabic,
+// Indic, Thai, … Symbols and punctuation blocks fall through to otherSymbols.
+function isOtherLetter(c: number): boolean {
+  if (c >= 0xc0 && c <= 0x24f) return c !== 0xd7 && c !== 0xf7;
+  if (c >= 0x370 && c <= 0x1fff) return true;
+  if (c >= 0xa000 && c <= 0xabff) return true;
+  return false;
+}

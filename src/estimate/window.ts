@@ -1,0 +1,113 @@
+// Reads a window of a file the way the engine sees it (BOM stripped, UTF-16 decoded, CRLF as LF) and streams
+// it into a fit, stopping as soon as the fit is final: a window near the start of a huge file costs one chunk,
+// and memory stays flat whatever the line lengths.
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import type { WindowFit } from './fit.js';
+
+const CHUNK = 64 * 1024;
+
+export interface ScanResult {
+  /** The window reached the end of the file. */
+  eof: boolean;
+  /** The deadline passed before the fit was final; the result must not be trusted. */
+  timedOut: boolean;
+  /** The file has fewer lines than the window's first line. */
+  startBeyondEnd: boolean;
+}
+
+export class NotARegularFile extends Error {}
+
+/** Feeds lines startLine, startLine+1, … (1-based, as the engine numbers them) into `fit`. */
+export function scanWindow(path: string, startLine: number, fit: WindowFit, deadline: number): ScanResult {
+  // O_NONBLOCK: a path swapped for a FIFO after the stat must not block the open.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) throw new NotARegularFile(path);
+    return scanFd(fd, startLine, fit, deadline);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function scanFd(fd: number, startLine: number, fit: WindowFit, deadline: number): ScanResult {
+  const buf = Buffer.allocUnsafe(CHUNK);
+  let filePos = 0;
+  let n = readSync(fd, buf, 0, CHUNK, filePos);
+  filePos += n;
+
+  let encoding: 'utf-8' | 'utf-16le' | 'utf-16be' = 'utf-8';
+  let start = 0;
+  if (n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;
+  else if (n >= 2 && buf[0] === 0xff && buf[1] === 0xfe) { encoding = 'utf-16le'; start = 2; }
+  else if (n >= 2 && buf[0] === 0xfe && buf[1] === 0xff) { encoding = 'utf-16be'; start = 2; }
+
+  const lines = new LineSplitter(fit, Math.max(0, startLine - 1));
+  const decoder = new TextDecoder(encoding, { fatal: false });
+
+  while (n > 0) {
+    if (Date.now() > deadline) return { eof: false, timedOut: true, startBeyondEnd: false };
+    let from = start;
+    if (encoding === 'utf-8' && lines.toSkip > 0) {
+      // Skip whole lines on bytes: in UTF-8 the byte 0x0A is only ever a newline.
+      while (lines.toSkip > 0) {
+        const nl = buf.indexOf(10, from);
+        if (nl < 0 || nl >= n) { from = n; break; }
+        from = nl + 1;
+        lines.toSkip--;
+      }
+    }
+    if (from < n) {
+      const text = decoder.decode(buf.subarray(from, n), { stream: true });
+      if (!lines.push(text)) return { eof: false, timedOut: false, startBeyondEnd: false };
+    }
+    start = 0;
+    n = readSync(fd, buf, 0, CHUNK, filePos);
+    filePos += n;
+  }
+  const tail = decoder.decode();
+  if (tail.length > 0 && !lines.push(tail)) return { eof: false, timedOut: false, startBeyondEnd: false };
+  if (lines.toSkip > 0) return { eof: true, timedOut: false, startBeyondEnd: true };
+  lines.end();
+  return { eof: true, timedOut: false, startBeyondEnd: false };
+}
+
+/** Splits decoded text into lines for the fit, skipping the first `toSkip` lines. */
+class LineSplitter {
+  private pendingCR = false;
+
+  constructor(private readonly fit: WindowFit, public toSkip: number) {}
+
+  /** Returns false once the fit is final. */
+  push(text: string): boolean {
+    let pos = 0;
+    while (pos <= text.length) {
+      const nl = text.indexOf('\n', pos);
+      const segmentEnd = nl < 0 ? text.length : nl;
+      if (this.toSkip > 0) {
+        if (nl < 0) return true;
+        this.toSkip--;
+        pos = nl + 1;
+        continue;
+      }
+      if (!this.addSegment(text, pos, segmentEnd)) return false;
+      if (nl < 0) return true;
+      this.pendingCR = false; // a CR right before LF is part of the line ending
+      if (!this.fit.endLine()) return false;
+      pos = nl + 1;
+    }
+    return true;
+  }
+
+  end(): void {
+    this.pendingCR = false; // a lone trailing CR is dropped from the rendered last line
+    if (this.fit.endLine()) this.fit.endOfFile();
+  }
+
+  private addSegment(text: string, from: number, to: number): boolean {
+    if (to === from && !this.pendingCR) return this.fit.addText('');
+    let piece = text.slice(from, to);
+    if (this.pendingCR) { piece = '\r' + piece; this.pendingCR = false; }
+    if (piece.endsWith('\r')) { this.pendingCR = true; piece = piece.slice(0, -1); }
+    return this.fit.addText(piece);
+  }
+}

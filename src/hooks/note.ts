@@ -1,0 +1,139 @@
+// Every sentence the model is told. Pure. Factual statements, no imperatives (the hooks reference's advice),
+// each note well under the engine's 10,000-character inline limit.
+
+const PREFIX = 'read-ceiling-pager:';
+const MAX_PATH = 160;
+
+/** A window that fits, or lines no Read window can hold, as the next step from a given line. */
+export interface NextWindow {
+  first: number;
+  lines: number;
+}
+
+/** Lines that alone estimate over the cap: no window holding them fits. */
+export interface OversizeLines {
+  first: number;
+  last: number;
+  /** Estimated tokens and characters of the first of them. */
+  tokens: number;
+  chars: number;
+}
+
+export interface ShortWindow {
+  path: string;
+  /** The engine's line count (it counts the empty line after a final newline). */
+  totalLines: number;
+  returnedFirst: number;
+  returnedLast: number;
+  /** The last line of the window the model asked for, or undefined for "to the end of the file". */
+  askedLast: number | undefined;
+  /** Why it was short: we clamped it under this cap, or another hook shortened it. */
+  clampedUnderCap: number | undefined;
+  /** The model asked for no limit, and the file was too large for that. */
+  wasWholeFileRead: boolean;
+  oversize?: OversizeLines;
+  /** Where reading goes on (after any oversize lines), or undefined when nothing is left. */
+  next: NextWindow | undefined;
+}
+
+/** The note after a window that came back shorter than asked. */
+export function shortWindowNote(w: ShortWindow): string {
+  const parts = [`${PREFIX} ${shortPath(w.path)} has ${w.totalLines} lines.`];
+  const returned = `lines ${range(w.returnedFirst, w.returnedLast)}`;
+  if (w.wasWholeFileRead) {
+    parts.push(`A Read without limit is refused for a file over 256 KiB, so this Read returned ${returned} as a window${capClause(w.clampedUnderCap)}.`);
+  } else if (w.askedLast !== undefined) {
+    parts.push(`This Read returned ${returned} of the requested ${range(w.returnedFirst, w.askedLast)}${w.clampedUnderCap ? capClause(w.clampedUnderCap) : ' (the window was shortened before it ran)'}.`);
+  } else {
+    parts.push(`This Read returned ${returned} of lines ${w.returnedFirst}-${w.totalLines}${capClause(w.clampedUnderCap)}.`);
+  }
+  if (w.oversize) parts.push(oversizeSentence(w.path, w.oversize));
+  parts.push(nextSentence(w.next, w.askedLast !== undefined));
+  return parts.join(' ');
+}
+
+export interface RefusalAdvice {
+  path: string;
+  refusedFirst: number;
+  /** Last line of the refused window, when known. */
+  refusedLast: number | undefined;
+  /** What the engine said: its count and cap, or a size that was too large. */
+  engine: { tokens: number; cap: number } | { size: string; max: string } | { rangeMax: string };
+  /** Characters per engine token measured on the refused window. */
+  charsPerToken: number | undefined;
+  cap: number;
+  fits: NextWindow | undefined;
+  oversize?: OversizeLines;
+  /** The window after the oversize lines, when the first lines cannot be read at all. */
+  after: NextWindow | undefined;
+}
+
+/** The note after the engine refused a window anyway. */
+export function refusalNote(a: RefusalAdvice): string {
+  const window = a.refusedLast !== undefined ? `lines ${range(a.refusedFirst, a.refusedLast)}` : `the lines from ${a.refusedFirst}`;
+  const parts = [PREFIX];
+  if ('tokens' in a.engine) {
+    const density = a.charsPerToken !== undefined ? ` (about ${a.charsPerToken.toFixed(1)} characters per token in this file)` : '';
+    parts.push(`the engine counted ${window} of ${shortPath(a.path)} at ${a.engine.tokens} tokens, over its cap of ${a.engine.cap}${density}.`);
+  } else if ('size' in a.engine) {
+    parts.push(`${shortPath(a.path)} (${a.engine.size}) is over the ${a.engine.max} a Read without limit may return.`);
+  } else {
+    parts.push(`${window} of ${shortPath(a.path)} hold over ${a.engine.rangeMax}, more than one Read may return.`);
+  }
+  if (a.fits) {
+    parts.push(`offset=${a.fits.first} limit=${a.fits.lines} (${linesWord(a.fits)}) fits under the ${a.cap}-token cap.`);
+  } else if (a.oversize) {
+    parts.push(oversizeSentence(a.path, a.oversize));
+    parts.push(a.after ? `Reading goes on with offset=${a.after.first} limit=${a.after.lines}.` : 'No lines follow them in that window.');
+  }
+  return parts.join(' ');
+}
+
+function oversizeSentence(path: string, o: OversizeLines): string {
+  const which = o.first === o.last ? `Line ${o.first} alone is` : `Lines ${o.first}-${o.last} are each`;
+  const size = `about ${Math.round(o.tokens)} tokens (${o.chars} characters${o.first === o.last ? '' : ' for the first'})`;
+  return `${which} over the cap, ${size}: no Read window holding ${o.first === o.last ? 'it' : 'them'} fits. `
+    + `Grep finds text inside ${o.first === o.last ? 'it' : 'them'}, and a shell byte range shows a part, for example: `
+    + `sed -n '${o.first}p' ${shellQuote(path)} | cut -c 1-20000`;
+}
+
+function nextSentence(next: NextWindow | undefined, explicitWindow: boolean): string {
+  if (!next) return 'Nothing is left of the requested window.';
+  const rest = explicitWindow ? `the rest of the requested window` : `the next page`;
+  return `${capitalize(linesWord(next))} ${next.lines === 1 ? 'is' : 'are'} not shown yet; offset=${next.first} limit=${next.lines} is ${rest}.`;
+}
+
+function capClause(cap: number | undefined): string {
+  return cap ? `, the most that fits under the ${cap}-token Read cap` : '';
+}
+
+function linesWord(w: NextWindow): string {
+  return w.lines === 1 ? `line ${w.first}` : `lines ${w.first}-${w.first + w.lines - 1}`;
+}
+
+function range(first: number, last: number): string {
+  return first === last ? `${first}` : `${first}-${last}`;
+}
+
+function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function shortPath(path: string): string {
+  return path.length <= MAX_PATH ? path : `…${path.slice(path.length - MAX_PATH + 1)}`;
+}
+
+function shellQuote(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Said by `pre` only when its plan could not be recorded, so that the clamp never goes unexplained. */
+export function clampedNote(path: string, plan: { sentFirst: number; sentLines: number; askedLines?: number; cap: number }): string {
+  const last = plan.sentFirst + plan.sentLines - 1;
+  const asked = plan.askedLines === undefined
+    ? `the lines from ${plan.sentFirst} on`
+    : `the requested ${range(plan.sentFirst, plan.sentFirst + plan.askedLines - 1)}`;
+  const rest = plan.askedLines === undefined ? plan.sentLines : plan.askedLines - plan.sentLines;
+  return `${PREFIX} this Read of ${shortPath(path)} was shortened to lines ${range(plan.sentFirst, last)} of ${asked}, `
+    + `the most that fits under the ${plan.cap}-token Read cap. offset=${last + 1} limit=${rest} continues from there.`;
+}

@@ -1,0 +1,145 @@
+// PostToolUse and PostToolUseFailure on Read: say what came back short and where reading goes on;
+// after a refusal, learn the file's density from the engine's own count and name a window that fits.
+import { closeSync, openSync, readSync, constants } from 'node:fs';
+import { resolveCap } from '../estimate/cap.js';
+import { learnedRatio, withLearned, withoutPlan, type Plan, type SessionState } from '../state/session.js';
+import { regularFile, type HookContext } from './context.js';
+import type { PostEvent, PostToolUse, PostToolUseFailure } from './input.js';
+import { budgetFor, fitWindow, measureWindow, skipOversize } from './measure.js';
+import { refusalNote, shortWindowNote, type NextWindow, type RefusalAdvice } from './note.js';
+import { parseRefusal } from './refusal.js';
+import { classifyRead } from './request.js';
+
+export function handlePost(event: PostEvent, ctx: HookContext): string | undefined {
+  const state = ctx.store.read(event.session_id);
+  const plan = Object.prototype.hasOwnProperty.call(state.plans, event.tool_use_id) ? state.plans[event.tool_use_id] : undefined;
+  if (plan) ctx.store.update(event.session_id, (s) => withoutPlan(s, event.tool_use_id));
+  return event.hook_event_name === 'PostToolUse'
+    ? afterSuccess(event, plan, state, ctx)
+    : afterRefusal(event, state, ctx);
+}
+
+function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: SessionState, ctx: HookContext): string | undefined {
+  const input = event.tool_input;
+  const out = event.tool_response.file;
+  // A PARTIAL page carries the engine's own banner; a read with no limit that we did not clamp is complete.
+  if (out.truncatedByTokenCap || out.numLines === 0) return undefined;
+  if (input.limit === undefined && !plan) return undefined;
+
+  const returnedFirst = Math.max(1, out.startLine); // offset 0 labels line 1 as 0
+  const returnedLast = returnedFirst + out.numLines - 1;
+  const askedFirst = plan?.askedFirst ?? returnedFirst;
+  const askedLines = plan ? plan.askedLines : input.limit;
+  const askedLast = askedLines === undefined ? undefined : Math.min(askedFirst + askedLines - 1, out.totalLines);
+  const file = regularFile(input.file_path, event.cwd);
+  // The engine counts the empty line after a final newline; nobody needs a window for it.
+  const lastWanted = askedLast ?? out.totalLines;
+  const end = lastWanted === out.totalLines && file && endsWithNewline(file.path, file.stat.size) ? lastWanted - 1 : lastWanted;
+  if (returnedLast >= end) return undefined;
+
+  const cap = plan?.cap ?? resolveCap(ctx.env, state.cap).cap;
+  let next: NextWindow | undefined;
+  let oversize;
+  if (file) {
+    const ratio = learnedRatio(state, file.path, file.stat.size, file.stat.mtimeMs);
+    const past = skipOversize(file.path, returnedLast + 1, end, budgetFor(file.path, cap, ratio, 1), ctx.deadline);
+    oversize = past?.oversize;
+    const from = past?.nextFitting ?? returnedLast + 1;
+    next = nextWindow(from, end, askedLast !== undefined ? undefined : out.numLines);
+  } else {
+    next = nextWindow(returnedLast + 1, end, askedLast !== undefined ? undefined : out.numLines);
+  }
+  return shortWindowNote({
+    path: input.file_path,
+    totalLines: out.totalLines,
+    returnedFirst,
+    returnedLast,
+    askedLast,
+    clampedUnderCap: plan ? plan.cap : undefined,
+    wasWholeFileRead: plan !== undefined && plan.askedLines === undefined && plan.askedFirst === 1,
+    oversize,
+    next,
+  });
+}
+
+/** From `first` to `end`, or a page of `pageLines` when the model asked for everything to the end. */
+function nextWindow(first: number, end: number, pageLines: number | undefined): NextWindow | undefined {
+  if (first > end) return undefined;
+  const rest = end - first + 1;
+  return { first, lines: pageLines === undefined ? rest : Math.min(pageLines, rest) };
+}
+
+function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookContext): string | undefined {
+  const refusal = parseRefusal(event.error);
+  if (!refusal) return undefined;
+  const input = event.tool_input;
+  const request = classifyRead(input);
+  if (request.kind === 'pass') return undefined; // allow_large and PDFs are counted differently
+  const file = regularFile(input.file_path, event.cwd);
+  if (!file) return undefined;
+  const { size, mtimeMs } = file.stat;
+  const first = request.kind === 'whole' ? 1 : request.first;
+  const maxLines = request.kind === 'window' ? request.lines : Infinity;
+
+  let cap: number;
+  let ratio = learnedRatio(state, file.path, size, mtimeMs);
+  let charsPerToken: number | undefined;
+  let refusedLast: number | undefined;
+  if (refusal.kind === 'tokens') {
+    // The engine's count of this very window tells the file's density better than any prior.
+    const refused = measureWindow(file.path, first, maxLines, ctx.deadline);
+    if (refused.scan.timedOut || refused.lines === 0 || refused.pointTokens <= 0) return undefined;
+    cap = refusal.cap;
+    ratio = refusal.tokens / refused.pointTokens;
+    charsPerToken = refused.chars / refusal.tokens;
+    refusedLast = first + refused.lines - 1;
+    const learned = { size, mtimeMs, ratio, at: ctx.now };
+    ctx.store.update(event.session_id, (s) => withLearned(s, file.path, learned, refusal.cap));
+  } else {
+    cap = resolveCap(ctx.env, state.cap).cap;
+    if (request.kind === 'window') refusedLast = first + request.lines - 1;
+  }
+
+  const budget = budgetFor(file.path, cap, ratio, maxLines);
+  const fit = fitWindow(file.path, first, budget, ctx.deadline);
+  if (fit.scan.timedOut || fit.scan.startBeyondEnd) return undefined;
+  const advice: RefusalAdvice = {
+    path: input.file_path,
+    refusedFirst: first,
+    refusedLast,
+    engine: refusal.kind === 'tokens' ? { tokens: refusal.tokens, cap: refusal.cap }
+      : refusal.kind === 'size' ? { size: refusal.size, max: refusal.max } : { rangeMax: refusal.max },
+    charsPerToken,
+    cap,
+    fits: fit.lines > 0 ? { first, lines: fit.lines } : undefined,
+    after: undefined,
+  };
+  if (fit.lines === 0) {
+    const last = refusedLast ?? Number.MAX_SAFE_INTEGER;
+    const past = skipOversize(file.path, first, last, budget, ctx.deadline);
+    if (!past?.oversize) return undefined;
+    advice.oversize = past.oversize;
+    if (past.nextFitting <= last) {
+      const after = fitWindow(file.path, past.nextFitting, { ...budget, maxLines: last - past.nextFitting + 1 }, ctx.deadline);
+      if (!after.scan.timedOut && !after.scan.startBeyondEnd && after.lines > 0) {
+        advice.after = { first: past.nextFitting, lines: after.lines };
+      }
+    }
+  }
+  return refusalNote(advice);
+}
+
+function endsWithNewline(path: string, size: number): boolean {
+  if (size === 0) return false;
+  try {
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const b = Buffer.alloc(1);
+      return readSync(fd, b, 0, 1, size - 1) === 1 && b[0] === 10;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,29 @@
+// What kind of Read the model asked for, in the engine's terms (ENGINE.md §2–3). Pure.
+import type { ReadInput } from './input.js';
+
+export type ReadRequest =
+  /** Not the pager's business: PDFs, allow_large. */
+  | { kind: 'pass' }
+  /** An explicit window: refused, never paged, when over the cap. */
+  | { kind: 'window'; first: number; lines: number }
+  /** `offset` ≥ 2 with no limit: the rest of the file, refused when over the cap or the size cap. */
+  | { kind: 'rest'; first: number }
+  /** No limit from line 1: paged by the engine under 256 KiB, an error above. */
+  | { kind: 'whole' };
+
+export function classifyRead(input: ReadInput): ReadRequest {
+  if (input.pages !== undefined) return { kind: 'pass' };
+  if (input.allow_large !== undefined && input.allow_large !== false) return { kind: 'pass' };
+  // offset 0 starts at line 1 (the engine only labels it 0).
+  const first = Math.max(1, input.offset ?? 1);
+  if (input.limit !== undefined && input.limit > 0) return { kind: 'window', first, lines: input.limit };
+  return first >= 2 ? { kind: 'rest', first } : { kind: 'whole' };
+}
+
+/** The whole input with only the window changed: updatedInput replaces the input, so every other field
+ * must travel with it. `offset: 0` becomes 1 so the lines are labelled as the file numbers them. */
+export function clampedInput(input: ReadInput, first: number, lines: number): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...input, limit: lines };
+  if (input.offset !== undefined || first > 1) next.offset = first;
+  return next;
+}

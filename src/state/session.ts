@@ -1,0 +1,107 @@
+// What one session remembers, and the pure rules that keep it small.
+
+/** What `pre` did to one Read, for `post` to explain. Keyed by tool_use_id. */
+export interface Plan {
+  file: string;
+  size: number;
+  mtimeMs: number;
+  /** The model's window: first line (1-based) and line count (absent: to the end of the file). */
+  askedFirst: number;
+  askedLines?: number;
+  /** The window sent to the engine. */
+  sentFirst: number;
+  sentLines: number;
+  /** Safe token estimate of the window sent, and the cap it was fitted under. */
+  estimate: number;
+  cap: number;
+  at: number;
+}
+
+/** A file's measured density: engine tokens per estimated token, valid while size and mtime hold. */
+export interface Learned {
+  size: number;
+  mtimeMs: number;
+  ratio: number;
+  at: number;
+}
+
+export interface SessionState {
+  plans: Record<string, Plan>;
+  files: Record<string, Learned>;
+  /** A cap the engine reported in a refusal this session. */
+  cap?: number;
+}
+
+export const MAX_PLANS = 256;
+export const MAX_FILES = 256;
+export const PLAN_MAX_AGE_MS = 30 * 60 * 1000;
+
+export function emptyState(): SessionState {
+  return { plans: {}, files: {} };
+}
+
+export function withPlan(state: SessionState, toolUseId: string, plan: Plan): SessionState {
+  const plans = keepNewest({ ...state.plans, [toolUseId]: plan }, MAX_PLANS, plan.at - PLAN_MAX_AGE_MS);
+  return { ...state, plans };
+}
+
+export function withoutPlan(state: SessionState, toolUseId: string): SessionState {
+  if (!(toolUseId in state.plans)) return state;
+  const plans = { ...state.plans };
+  delete plans[toolUseId];
+  return { ...state, plans };
+}
+
+export function withLearned(state: SessionState, path: string, learned: Learned, cap?: number): SessionState {
+  const files = keepNewest({ ...state.files, [path]: learned }, MAX_FILES, -Infinity);
+  return cap === undefined ? { ...state, files } : { ...state, files, cap };
+}
+
+/** The learned ratio for a file, if the file is unchanged since it was learned. */
+export function learnedRatio(state: SessionState, path: string, size: number, mtimeMs: number): number | undefined {
+  const l = Object.prototype.hasOwnProperty.call(state.files, path) ? state.files[path] : undefined;
+  return l && l.size === size && l.mtimeMs === mtimeMs ? l.ratio : undefined;
+}
+
+function keepNewest<T extends { at: number }>(entries: Record<string, T>, max: number, notBefore: number): Record<string, T> {
+  const kept = Object.entries(entries)
+    .filter(([, e]) => e.at >= notBefore)
+    .sort((a, b) => b[1].at - a[1].at)
+    .slice(0, max);
+  return Object.fromEntries(kept);
+}
+
+/** Accepts only well-formed entries from a file anyone could have damaged; the rest is dropped. */
+export function normalizeState(raw: unknown): SessionState {
+  const state = emptyState();
+  if (!isRecord(raw)) return state;
+  if (isRecord(raw.plans)) {
+    for (const [id, p] of Object.entries(raw.plans)) {
+      if (id !== '__proto__' && isRecord(p) && typeof p.file === 'string' && allFinite(p, ['size', 'mtimeMs', 'askedFirst', 'sentFirst', 'sentLines', 'estimate', 'cap', 'at'])
+        && (p.askedLines === undefined || isFiniteNumber(p.askedLines))) {
+        state.plans[id] = p as unknown as Plan;
+      }
+    }
+  }
+  if (isRecord(raw.files)) {
+    for (const [path, l] of Object.entries(raw.files)) {
+      if (path !== '__proto__' && isRecord(l) && allFinite(l, ['size', 'mtimeMs', 'ratio', 'at']) && (l.ratio as number) > 0) {
+        state.files[path] = l as unknown as Learned;
+      }
+    }
+  }
+  if (isFiniteNumber(raw.cap) && raw.cap > 0) state.cap = raw.cap;
+  return state;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isFiniteNumber(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+function allFinite(o: Record<string, unknown>, keys: string[]): boolean {
+  return keys.every((k) => isFiniteNumber(o[k]));
+}
