@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { clampedNote, refusalNote, shortWindowNote } from '../../src/hooks/note';
+
+describe('shortWindowNote: what the model is told after a window came back short', () => {
+  it('after a clamp: the file length, the lines returned, and the exact call that continues', () => {
+    const note = shortWindowNote({
+      path: '/repo/big.txt', totalLines: 3001, returnedFirst: 1, returnedLast: 1099, askedLast: 3000,
+      clampedUnderCap: 25000, wasWholeFileRead: false, next: { first: 1100, lines: 1901 },
+    });
+    expect(note).toBe('read-ceiling-pager: /repo/big.txt has 3001 lines. This Read returned lines 1-1099 of the requested 1-3000, the most that fits under the 25000-token Read cap. Lines 1100-3000 are not shown yet; offset=1100 limit=1901 is the rest of the requested window.');
+    expect(note.length).toBeLessThan(400);
+  });
+
+  it('after another hook shortened the window, it says so without blaming the cap', () => {
+    const note = shortWindowNote({
+      path: '/r/a.ts', totalLines: 500, returnedFirst: 10, returnedLast: 19, askedLast: 109,
+      clampedUnderCap: undefined, wasWholeFileRead: false, next: { first: 20, lines: 90 },
+    });
+    expect(note).toContain('returned lines 10-19 of the requested 10-109 (the window was shortened before it ran)');
+    expect(note).toContain('offset=20 limit=90');
+  });
+
+  it('a whole-file read of a file over 256 KiB: the next page of the same size', () => {
+    const note = shortWindowNote({
+      path: '/r/huge.log', totalLines: 90001, returnedFirst: 1, returnedLast: 800, askedLast: undefined,
+      clampedUnderCap: 25000, wasWholeFileRead: true, next: { first: 801, lines: 800 },
+    });
+    expect(note).toBe('read-ceiling-pager: /r/huge.log has 90001 lines. A Read without limit is refused for a file over 256 KiB, so this Read returned lines 1-800 as a window, the most that fits under the 25000-token Read cap. Lines 801-1600 are not shown yet; offset=801 limit=800 is the next page.');
+  });
+
+  it('names lines that no window can hold and the way past them', () => {
+    const note = shortWindowNote({
+      path: '/r/min.json', totalLines: 4, returnedFirst: 1, returnedLast: 1, askedLast: 4, clampedUnderCap: 25000,
+      wasWholeFileRead: false, oversize: { first: 2, last: 2, tokens: 112345.4, chars: 450000 }, next: { first: 3, lines: 2 },
+    });
+    expect(note).toContain('Line 2 alone is over the cap, about 112345 tokens (450000 characters): no Read window holding it fits.');
+    expect(note).toContain("sed -n '2p' /r/min.json | cut -c 1-20000");
+    expect(note).toContain('Lines 3-4 are not shown yet; offset=3 limit=2');
+  });
+
+  it('quotes a path with spaces for the shell and keeps a long path short', () => {
+    const spaced = shortWindowNote({
+      path: "/r/it's here.txt", totalLines: 4, returnedFirst: 1, returnedLast: 1, askedLast: 4, clampedUnderCap: 25000,
+      wasWholeFileRead: false, oversize: { first: 2, last: 3, tokens: 30000, chars: 120000 }, next: { first: 4, lines: 1 },
+    });
+    expect(spaced).toContain(`sed -n '2p' '/r/it'\\''s here.txt'`);
+    expect(spaced).toContain('Lines 2-3 are each over the cap');
+    expect(spaced).toContain('Line 4 is not shown yet; offset=4 limit=1');
+    const long = shortWindowNote({
+      path: '/' + 'd/'.repeat(300) + 'f.txt', totalLines: 10, returnedFirst: 1, returnedLast: 5, askedLast: 10,
+      clampedUnderCap: 25000, wasWholeFileRead: false, next: { first: 6, lines: 5 },
+    });
+    expect(long.length).toBeLessThan(400);
+    expect(long).toMatch(/^read-ceiling-pager: …(d\/)+f\.txt has 10 lines\./);
+  });
+});
+
+describe('refusalNote: what the model is told after the engine refused anyway', () => {
+  it('the engine\'s own count, the measured density, and a window that fits', () => {
+    const note = refusalNote({
+      path: '/r/ko.json', refusedFirst: 1, refusedLast: 400, engine: { tokens: 31000, cap: 25000 },
+      charsPerToken: 1.62, cap: 25000, fits: { first: 1, lines: 310 }, after: undefined,
+    });
+    expect(note).toBe('read-ceiling-pager: the engine counted lines 1-400 of /r/ko.json at 31000 tokens, over its cap of 25000 (about 1.6 characters per token in this file). offset=1 limit=310 (lines 1-310) fits under the 25000-token cap.');
+  });
+
+  it('when not even the first line fits, names no window that would be refused again', () => {
+    const note = refusalNote({
+      path: '/r/one.txt', refusedFirst: 1, refusedLast: 3, engine: { tokens: 112000, cap: 25000 }, charsPerToken: 4,
+      cap: 25000, fits: undefined, oversize: { first: 1, last: 1, tokens: 112000, chars: 450000 }, after: { first: 2, lines: 2 },
+    });
+    expect(note).not.toMatch(/offset=1 /);
+    expect(note).toContain('Line 1 alone is over the cap');
+    expect(note).toContain('Reading goes on with offset=2 limit=2.');
+  });
+
+  it('explains the size cap of a read without limit', () => {
+    const note = refusalNote({
+      path: '/r/big.log', refusedFirst: 1, refusedLast: undefined, engine: { size: '493.2KB', max: '256KB' },
+      charsPerToken: undefined, cap: 25000, fits: { first: 1, lines: 1200 }, after: undefined,
+    });
+    expect(note).toBe('read-ceiling-pager: /r/big.log (493.2KB) is over the 256KB a Read without limit may return. offset=1 limit=1200 (lines 1-1200) fits under the 25000-token cap.');
+  });
+});
+
+describe('clampedNote: said by pre only when it could not record its plan', () => {
+  it('still names the window sent and the call that continues', () => {
+    expect(clampedNote('/r/a.txt', { sentFirst: 101, sentLines: 400, askedLines: 1000, cap: 10000 }))
+      .toBe('read-ceiling-pager: this Read of /r/a.txt was shortened to lines 101-500 of the requested 101-1100, the most that fits under the 10000-token Read cap. offset=501 limit=600 continues from there.');
+  });
+});

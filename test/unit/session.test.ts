@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { emptyState, learnedRatio, MAX_FILES, MAX_PLANS, normalizeState, PLAN_MAX_AGE_MS, withLearned, withoutPlan, withPlan, type Plan } from '../../src/state/session';
+
+const plan = (at: number): Plan => ({ file: '/f', size: 1, mtimeMs: 2, askedFirst: 1, askedLines: 3000, sentFirst: 1, sentLines: 900, estimate: 24000, cap: 25000, at });
+
+describe('session state', () => {
+  it('a plan is found by its tool_use_id and removed once used', () => {
+    const s = withPlan(emptyState(), 'toolu_1', plan(1000));
+    expect(s.plans.toolu_1?.sentLines).toBe(900);
+    expect(withoutPlan(s, 'toolu_1').plans).toEqual({});
+  });
+
+  it('stays bounded: old plans and the oldest beyond the limit are dropped', () => {
+    let s = emptyState();
+    for (let i = 0; i < MAX_PLANS + 50; i++) s = withPlan(s, `t${i}`, plan(1_000_000 + i));
+    expect(Object.keys(s.plans)).toHaveLength(MAX_PLANS);
+    expect(s.plans.t0).toBeUndefined();
+    expect(s.plans[`t${MAX_PLANS + 49}`]).toBeDefined();
+    s = withPlan(s, 'late', plan(1_000_000 + MAX_PLANS + 50 + PLAN_MAX_AGE_MS));
+    expect(Object.keys(s.plans)).toEqual(['late']);
+  });
+
+  it('a learned density holds only while the file is unchanged', () => {
+    let s = withLearned(emptyState(), '/f', { size: 10, mtimeMs: 5, ratio: 1.4, at: 1 }, 10000);
+    expect(learnedRatio(s, '/f', 10, 5)).toBe(1.4);
+    expect(learnedRatio(s, '/f', 11, 5)).toBeUndefined();
+    expect(learnedRatio(s, '/f', 10, 6)).toBeUndefined();
+    expect(learnedRatio(s, '/other', 10, 5)).toBeUndefined();
+    expect(s.cap).toBe(10000);
+    for (let i = 0; i < MAX_FILES + 5; i++) s = withLearned(s, `/g${i}`, { size: 1, mtimeMs: 1, ratio: 1, at: 10 + i }, undefined);
+    expect(Object.keys(s.files)).toHaveLength(MAX_FILES);
+    expect(s.cap).toBe(10000);
+  });
+
+  it('a damaged or hostile file yields only its well-formed entries', () => {
+    expect(normalizeState(null)).toEqual(emptyState());
+    expect(normalizeState([1, 2])).toEqual(emptyState());
+    const raw = JSON.parse('{"plans":{"__proto__":{"file":"/x"},"ok":' + JSON.stringify(plan(1)) + ',"bad":{"file":3}},"files":{"/f":{"size":1,"mtimeMs":1,"ratio":-1,"at":1},"/g":{"size":1,"mtimeMs":1,"ratio":2,"at":1}},"cap":"10000"}');
+    const s = normalizeState(raw);
+    expect(Object.keys(s.plans)).toEqual(['ok']);
+    expect(Object.keys(s.files)).toEqual(['/g']);
+    expect(s.cap).toBeUndefined();
+    expect(Object.getPrototypeOf(s.plans)).toBe(Object.prototype);
+  });
+});
