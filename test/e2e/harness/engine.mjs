@@ -1,0 +1,95 @@
+// Runs the real Claude Code engine headless (ENGINE.md §11): a fresh HOME, a clean environment, the stand-in as
+// its API, the pager wired through the project's .claude/settings.json (or as a plugin), stream-json out.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const CLAUDE = join(REPO, 'node_modules/.bin/claude');
+export const PAGER_BIN = join(REPO, 'bin/read-ceiling-pager.js');
+export const CAP_ENV = 'CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS';
+
+/** The hook wiring users copy: the repo's settings.example.json when present, else the documented form. */
+export function exampleSettings() {
+  const file = join(REPO, 'settings.example.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  const hook = (/** @type {string} */ cmd) => [{ matcher: 'Read', hooks: [{ type: 'command', command: `read-ceiling-pager ${cmd}`, timeout: 10 }] }];
+  return { hooks: { PreToolUse: hook('pre'), PostToolUse: hook('post'), PostToolUseFailure: hook('post') } };
+}
+
+/** The example settings with `read-ceiling-pager <x>` run from this checkout; fails if the example has none. */
+export function pagerSettings() {
+  const settings = exampleSettings();
+  let wired = 0;
+  for (const groups of Object.values(settings.hooks ?? {})) {
+    for (const group of /** @type {any[]} */ (groups)) {
+      for (const h of group.hooks ?? []) {
+        const m = /(?:^|\s|\/)read-ceiling-pager(?:\.js)?\s+(pre|post)\s*$/.exec(h.command ?? '');
+        if (m) { h.command = `node ${JSON.stringify(PAGER_BIN)} ${m[1]}`; wired++; }
+      }
+    }
+  }
+  if (wired === 0) throw new Error('settings.example.json wires no read-ceiling-pager hook');
+  return settings;
+}
+
+/** @param {string} prefix */
+export function tempDir(prefix) {
+  return mkdtempSync(join(tmpdir(), `rcp-e2e-${prefix}-`));
+}
+
+/**
+ * @typedef {object} RunOptions
+ * @property {string} baseUrl The stand-in.
+ * @property {string} cwd Project dir; the files live here.
+ * @property {'pager' | 'none' | 'plugin'} hooks
+ * @property {number} [cap] Sets CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS.
+ * @property {string} [prompt]
+ * @property {number} [timeoutMs]
+ * @property {Record<string, string>} [extraEnv]
+ * @typedef {object} RunResult
+ * @property {any[]} events stream-json lines.
+ * @property {string} stderr
+ * @property {number | null} code
+ * @property {number} ms
+ * @property {string} stateDir
+ */
+
+/** @param {RunOptions} o @returns {Promise<RunResult>} */
+export async function runEngine(o) {
+  const home = tempDir('home');
+  const stateDir = join(home, 'pager-state');
+  const claudeDir = join(o.cwd, '.claude');
+  mkdirSync(claudeDir, { recursive: true });
+  const settingsFile = join(claudeDir, 'settings.json');
+  writeFileSync(settingsFile, JSON.stringify(o.hooks === 'pager' ? pagerSettings() : {}, null, 2));
+
+  /** @type {Record<string, string>} */
+  const env = {
+    HOME: home,
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    TMPDIR: home,
+    ANTHROPIC_BASE_URL: o.baseUrl,
+    ANTHROPIC_API_KEY: 'sk-ant-e2e-stand-in',
+    READ_CEILING_PAGER_STATE_DIR: stateDir,
+    ...(o.cap !== undefined ? { [CAP_ENV]: String(o.cap) } : {}),
+    ...o.extraEnv,
+  };
+  const args = ['-p', o.prompt ?? 'Read the files.', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Read'];
+  if (o.hooks === 'plugin') args.push('--plugin-dir', REPO);
+
+  const started = Date.now();
+  const child = spawn(CLAUDE, args, { cwd: o.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; });
+  const timeoutMs = o.timeoutMs ?? 90_000;
+  const timer = setTimeout(() => { if (child.pid) child.kill('SIGKILL'); }, timeoutMs);
+  const code = await new Promise((res) => child.on('close', (c) => res(c)));
+  clearTimeout(timer);
+  const events = stdout.split('\n').filter((l) => l.trim().startsWith('{')).map((l) => JSON.parse(l));
+  return { events, stderr, code: /** @type {number | null} */ (code), ms: Date.now() - started, stateDir };
+}
