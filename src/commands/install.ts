@@ -1,5 +1,120 @@
-import type { Command } from 'commander';
+// `install` / `uninstall`: wire the three hook entries into one Claude Code settings file, or take them out.
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { pagerInvocations } from '../install/diagnosis.js';
+import { bundlePath, isPagerBundle } from '../install/identify.js';
+import { isEphemeralPath, SCOPE_LABEL, SCOPES, settingsFile, type Scope } from '../install/paths.js';
+import { readSettingsText, writeSettingsText } from '../install/settings-file.js';
+import { unifiedDiff } from '../settings/diff.js';
+import { formatSettings, parseSettings } from '../settings/format.js';
+import {
+  hookCommands, mergePagerHooks, nodeInvocation, pagerCommand, PAGER_EVENTS, removePagerHooks, shapeProblem, type JsonObject,
+} from '../settings/hooks.js';
 
-export function registerInstall(_program: Command): void {
-  // Not built yet.
+interface Options { scope: Scope; dryRun?: boolean; node: string; projectDir: string }
+
+export function registerInstall(program: Command): void {
+  const scope = () => new Option('--scope <scope>', 'which settings file: user (~/.claude/settings.json), project (.claude/settings.json) or local (.claude/settings.local.json)')
+    .choices(SCOPES as Scope[]).default('user');
+  const projectDir = () => new Option('--project-dir <dir>', 'the project whose .claude/ folder project and local scopes use').default(process.cwd(), 'the current directory');
+
+  program
+    .command('install')
+    .description('wire the pager\'s PreToolUse, PostToolUse and PostToolUseFailure hooks on Read into a Claude Code settings file')
+    .addOption(scope())
+    .option('--dry-run', 'show the change as a diff and write nothing')
+    .option('--node <path>', 'the node the hooks run with: "node" finds it on the PATH the engine runs hooks with; an absolute path pins one', 'node')
+    .addOption(projectDir())
+    .addHelpText('after', [
+      '',
+      'The hooks run this installation\'s bundle directly (node <path>/dist/cli.cjs pre|post): no npx lookup on every Read.',
+      'Every other key and hook in the file stays as it was; the old file is kept next to it as *.read-ceiling-pager.bak.',
+      '',
+      'Examples:',
+      '  read-ceiling-pager install                        # ~/.claude/settings.json',
+      '  read-ceiling-pager install --scope project --dry-run',
+    ].join('\n'))
+    .action((opts: Options) => { process.exitCode = install(opts); });
+
+  program
+    .command('uninstall')
+    .description('remove the pager\'s hook entries from a Claude Code settings file, and nothing else')
+    .addOption(scope())
+    .option('--dry-run', 'show the change as a diff and write nothing')
+    .addOption(projectDir())
+    .addHelpText('after', '\nExamples:\n  read-ceiling-pager uninstall\n  read-ceiling-pager uninstall --scope local --dry-run')
+    .action((opts: Omit<Options, 'node'>) => { process.exitCode = uninstall(opts); });
+}
+
+function install(opts: Options): number {
+  const bundle = bundlePath();
+  const invocation = nodeInvocation(opts.node, bundle);
+  // An entry from an earlier install of this or another copy is updated in place, not duplicated.
+  return edit(opts, 'install', (settings) => mergePagerHooks(settings, invocation, undefined, pagerInvocations(hookCommands(settings), isPagerBundle)), () => {
+    const lines = PAGER_EVENTS.map(([event, hook]) => `  ${event.padEnd(18)} Read  ${pagerCommand(invocation, hook)}`);
+    if (isEphemeralPath(bundle)) {
+      process.stderr.write(
+        'Warning: this copy of read-ceiling-pager runs from npm\'s npx cache, which `npm cache clean` deletes; the hooks\n'
+        + 'would then stop running. Install it for good (npm install -g read-ceiling-pager) and run install from there.\n',
+      );
+    }
+    return lines;
+  });
+}
+
+function uninstall(opts: Omit<Options, 'node'>): number {
+  const invocation = nodeInvocation('node', bundlePath());
+  return edit(opts, 'uninstall', (settings) => removePagerHooks(settings, [invocation, ...pagerInvocations(hookCommands(settings), isPagerBundle)]), () => []);
+}
+
+function edit(
+  opts: Omit<Options, 'node'>,
+  verb: 'install' | 'uninstall',
+  change: (settings: JsonObject) => { settings: JsonObject; changed: boolean },
+  describe: () => string[],
+): number {
+  const file = settingsFile(opts.scope, process.env, resolve(opts.projectDir));
+  const where = `${SCOPE_LABEL[opts.scope]} (${file})`;
+  let before: string | undefined;
+  try {
+    before = readSettingsText(file);
+  } catch (err) {
+    process.stderr.write(`read-ceiling-pager: cannot read ${file}: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const parsed = parseSettings(before);
+  const problem = parsed.ok ? shapeProblem(parsed.settings) : parsed.reason;
+  if (!parsed.ok || problem) {
+    process.stderr.write(
+      `read-ceiling-pager: will not ${verb}: ${file} cannot be edited safely: ${problem}.\n`
+      + 'Nothing was changed. Fix the file (Claude Code cannot use it as it is either), then run this again.\n',
+    );
+    return 1;
+  }
+  const result = change(parsed.settings);
+  const after = formatSettings(result.settings, parsed.style);
+  if (!result.changed || after === before) {
+    process.stdout.write(verb === 'install'
+      ? `read-ceiling-pager is already installed in ${where}: nothing changed.\n`
+      : `read-ceiling-pager is not installed in ${where}: nothing changed.\n`);
+    return 0;
+  }
+  if (opts.dryRun) {
+    process.stdout.write(unifiedDiff(before ?? '', after, before === undefined ? '/dev/null' : file, file));
+    process.stdout.write(`Dry run: ${file} was not changed.\n`);
+    return 0;
+  }
+  let backup: string | undefined;
+  try {
+    backup = writeSettingsText(file, after);
+  } catch (err) {
+    process.stderr.write(`read-ceiling-pager: cannot write ${file}: ${(err as Error).message}\nNothing was changed.\n`);
+    return 1;
+  }
+  const lines = verb === 'install'
+    ? [`Installed read-ceiling-pager in ${where}:`, ...describe(), 'Claude Code sessions started from now on run it. Check with: read-ceiling-pager doctor']
+    : [`Removed read-ceiling-pager from ${where}.`];
+  if (backup) lines.push(`The previous file is saved as ${backup}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
 }

@@ -1,0 +1,129 @@
+// What `doctor` concludes from what it found: pure functions from facts to findings, lines and an exit code.
+import { isPagerCommand, readHandlers, type HookEvent, type Json, PAGER_EVENTS } from '../settings/hooks.js';
+
+/** The Node versions the package supports; a unit test keeps it equal to package.json `engines.node`. */
+export const SUPPORTED_NODE = '>=20.0.0';
+export const MIN_NODE_MAJOR = 20;
+
+export type Level = 'ok' | 'warn' | 'fail';
+export interface Finding { level: Level; topic: string; text: string }
+
+/** One settings source the engine reads: a settings file, or an installed plugin's hooks. */
+export interface Source {
+  label: string;
+  /** undefined: no such file. */
+  settings: Json | undefined;
+  parseError?: string;
+  kind: 'settings' | 'plugin';
+}
+
+export interface Wiring { source: string; event: HookEvent; command: string }
+
+/** Where the pager runs from: every pager handler on Read, per source and event. */
+export function pagerWirings(sources: readonly Source[], known: readonly string[] = []): Wiring[] {
+  const out: Wiring[] = [];
+  for (const source of sources) {
+    for (const [event, hook] of PAGER_EVENTS) {
+      for (const handler of readHandlers(source.settings ?? null, event)) {
+        if (isPagerCommand(handler.command, hook, known) || isPagerPlugin(source)) {
+          out.push({ source: source.label, event, command: handler.command });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** PreToolUse hooks on Read that are not the pager: any of them may also return updatedInput. */
+export function rivalPreHooks(sources: readonly Source[], known: readonly string[] = []): Wiring[] {
+  const out: Wiring[] = [];
+  for (const source of sources) {
+    if (isPagerPlugin(source)) continue;
+    for (const handler of readHandlers(source.settings ?? null, 'PreToolUse')) {
+      if (!isPagerCommand(handler.command, undefined, known)) out.push({ source: source.label, event: 'PreToolUse', command: handler.command });
+    }
+  }
+  return out;
+}
+
+function isPagerPlugin(source: Source): boolean {
+  return source.kind === 'plugin' && source.label.startsWith('plugin read-ceiling-pager@');
+}
+
+/** The invocations (`node <bundle>`) among these commands whose bundle is the pager's, as `isPagerBundle`
+ * judges a path (the caller looks at the package.json beside it). */
+export function pagerInvocations(commands: readonly string[], isPagerBundle: (path: string) => boolean): string[] {
+  const out = new Set<string>();
+  for (const command of commands) {
+    const bundle = bundleOf(command);
+    if (bundle && isPagerBundle(bundle)) out.add(command.trim().replace(/\s+(pre|post)$/, ''));
+  }
+  return [...out];
+}
+
+export function nodeFinding(version: string): Finding {
+  const major = Number.parseInt(version.replace(/^v/, ''), 10);
+  return major >= MIN_NODE_MAJOR
+    ? { level: 'ok', topic: 'node', text: `${version} (supported: ${SUPPORTED_NODE})` }
+    : { level: 'fail', topic: 'node', text: `${version} is older than the pager supports (${SUPPORTED_NODE}); the hooks would not run` };
+}
+
+export interface WiringFacts {
+  wirings: Wiring[];
+  /** A wired bundle path that does not exist, with the source that names it. */
+  missing: Array<{ source: string; path: string }>;
+  hooksDisabledBy?: string;
+}
+
+export function wiringFindings(facts: WiringFacts): Finding[] {
+  const out: Finding[] = [];
+  if (facts.hooksDisabledBy) {
+    out.push({ level: 'fail', topic: 'wired', text: `"disableAllHooks": true in ${facts.hooksDisabledBy}: no hook runs, the pager neither` });
+  }
+  const pre = facts.wirings.filter((w) => w.event === 'PreToolUse');
+  const bySource = [...new Set(facts.wirings.map((w) => w.source))];
+  if (facts.wirings.length === 0) {
+    out.push({ level: 'fail', topic: 'wired', text: 'nowhere: no settings file or enabled plugin runs the pager (run: read-ceiling-pager install)' });
+  } else {
+    for (const source of bySource) {
+      const events = facts.wirings.filter((w) => w.source === source);
+      const commands = [...new Set(events.map((w) => w.command))];
+      const missingEvents = PAGER_EVENTS.map(([e]) => e).filter((e) => !events.some((w) => w.event === e));
+      const gap = missingEvents.length ? `; missing ${missingEvents.join(', ')}` : '';
+      out.push({ level: missingEvents.length ? 'warn' : 'ok', topic: 'wired', text: `${source}: ${commands.join(' | ')}${gap}` });
+    }
+    if (pre.length > 1) {
+      out.push({ level: 'warn', topic: 'wired', text: `${pre.length} times on PreToolUse (${[...new Set(pre.map((w) => w.source))].join(', ')}): every Read runs it ${pre.length} times and notes repeat; keep one` });
+    }
+  }
+  for (const m of facts.missing) {
+    out.push({ level: 'fail', topic: 'wired', text: `${m.source} runs ${m.path}, which does not exist (run install again from the copy you use)` });
+  }
+  return out;
+}
+
+export function rivalFindings(rivals: readonly Wiring[]): Finding[] {
+  return rivals.map((r) => ({
+    level: 'warn' as const,
+    topic: 'rival',
+    text: `another PreToolUse hook on Read in ${r.source}: ${r.command} — if it also returns updatedInput, the hook that finishes last wins`,
+  }));
+}
+
+/** Nonzero exactly when something would stop the pager from running. */
+export function exitCode(findings: readonly Finding[]): number {
+  return findings.some((f) => f.level === 'fail') ? 1 : 0;
+}
+
+export function render(findings: readonly Finding[]): string {
+  const mark: Record<Level, string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' };
+  return findings.map((f) => `${mark[f.level]}  ${f.topic.padEnd(6)} ${f.text}`).join('\n') + '\n';
+}
+
+/** The path of the bundle a `node <path> pre|post` command runs, when it names one. */
+export function bundleOf(command: string): string | undefined {
+  const m = /^\s*(?:"[^"]*"|\S+)\s+(?:"((?:[^"\\]|\\.)*)"|(\S+))\s+(?:pre|post)\s*$/.exec(command);
+  if (!m) return undefined;
+  const path = m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2];
+  return path && /\.(c?js|mjs)$/.test(path) && !path.includes('${') ? path : undefined;
+}

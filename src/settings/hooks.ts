@@ -1,0 +1,204 @@
+// The pager's three hook entries in a Claude Code settings object: recognise them, add them, remove them.
+// Pure functions over parsed JSON; every other key and hook is carried over untouched, in its order.
+
+export type HookEvent = 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure';
+export type PagerHook = 'pre' | 'post';
+
+/** Which hook of the pager runs on which engine event (ENGINE.md §6: post handles both post events). */
+export const PAGER_EVENTS: ReadonlyArray<readonly [HookEvent, PagerHook]> = [
+  ['PreToolUse', 'pre'],
+  ['PostToolUse', 'post'],
+  ['PostToolUseFailure', 'post'],
+];
+
+/** Seconds. A hook past its timeout is killed and the Read runs unmodified (ENGINE.md §7), so keep it short. */
+export const PAGER_TIMEOUT_S = 10;
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+/** What a settings file must look like for us to edit it; anything else is refused, never repaired. */
+export function shapeProblem(settings: Json): string | undefined {
+  if (!isObject(settings)) return 'the top level is not a JSON object';
+  const hooks = settings.hooks;
+  if (hooks === undefined) return undefined;
+  if (!isObject(hooks)) return '"hooks" is not an object';
+  for (const [event] of PAGER_EVENTS) {
+    const groups = hooks[event];
+    if (groups === undefined) continue;
+    if (!Array.isArray(groups)) return `"hooks.${event}" is not an array`;
+    for (const group of groups) {
+      if (!isObject(group)) return `an entry of "hooks.${event}" is not an object`;
+      if (group.hooks !== undefined && !Array.isArray(group.hooks)) return `an entry of "hooks.${event}" has "hooks" that is not an array`;
+    }
+  }
+  return undefined;
+}
+
+/** The command line a hook entry runs: `<invocation> pre` or `<invocation> post`. */
+export function pagerCommand(invocation: string, hook: PagerHook): string {
+  return `${invocation} ${hook}`;
+}
+
+/** `node <bundle>`, quoting the path only when a shell would split or expand it. */
+export function nodeInvocation(nodeBin: string, bundlePath: string): string {
+  return `${shellWord(nodeBin)} ${shellWord(bundlePath)}`;
+}
+
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./\\-]+$/.test(word) ? word : `"${word.replace(/(["\\$`])/g, '\\$1')}"`;
+}
+
+/** Is this command one of the pager's hooks, in any of the forms it is installed with (bin name, npx, the
+ * bundle by path, the plugin root)? `hook` narrows it to `pre` or `post`. The extra strings are exact
+ * invocations to recognise too (the one `install` writes on this machine, which may live in any folder). */
+export function isPagerCommand(command: unknown, hook?: PagerHook, exactInvocations: readonly string[] = []): boolean {
+  if (typeof command !== 'string') return false;
+  const m = /^(.*?)\s+(pre|post)\s*$/.exec(command.trim());
+  if (!m) return false;
+  const [, invocation = '', which] = m;
+  if (hook && which !== hook) return false;
+  if (exactInvocations.includes(invocation)) return true;
+  // The bin name, the bin shim or a bundle inside a folder named after the package.
+  return /(^|[\s"'/\\])read-ceiling-pager(\.js)?["']?$/.test(invocation)
+    || /read-ceiling-pager[/\\]+(dist[/\\]+cli\.cjs|bin[/\\]+read-ceiling-pager\.js)["']?$/.test(invocation);
+}
+
+export interface HookHandlerRef {
+  event: HookEvent;
+  matcher: string | undefined;
+  command: string;
+  timeout: number | undefined;
+}
+
+/** Every command hook on the given event whose matcher selects the Read tool. */
+export function readHandlers(settings: Json, event: HookEvent): HookHandlerRef[] {
+  const out: HookHandlerRef[] = [];
+  if (!isObject(settings) || !isObject(settings.hooks)) return out;
+  const groups = settings.hooks[event];
+  if (!Array.isArray(groups)) return out;
+  for (const group of groups) {
+    if (!isObject(group) || !Array.isArray(group.hooks)) continue;
+    const matcher = typeof group.matcher === 'string' ? group.matcher : undefined;
+    if (!matcherSelectsRead(matcher)) continue;
+    for (const handler of group.hooks) {
+      if (!isObject(handler) || typeof handler.command !== 'string') continue;
+      out.push({
+        event,
+        matcher,
+        command: handler.command,
+        timeout: typeof handler.timeout === 'number' ? handler.timeout : undefined,
+      });
+    }
+  }
+  return out;
+}
+
+/** The engine's matcher rule: empty or `*` matches every tool, a plain name or `A|B` list matches exactly,
+ * anything else is a regular expression. */
+export function matcherSelectsRead(matcher: string | undefined): boolean {
+  if (matcher === undefined || matcher === '' || matcher === '*') return true;
+  if (/^[A-Za-z0-9_|]+$/.test(matcher)) return matcher.split('|').includes('Read');
+  try {
+    return new RegExp(matcher).test('Read');
+  } catch {
+    return false;
+  }
+}
+
+/** Every hook command on the pager's three events, whatever the matcher. */
+export function hookCommands(settings: Json): string[] {
+  const out: string[] = [];
+  if (!isObject(settings) || !isObject(settings.hooks)) return out;
+  for (const [event] of PAGER_EVENTS) {
+    const groups = settings.hooks[event];
+    if (!Array.isArray(groups)) continue;
+    for (const group of groups) {
+      if (!isObject(group) || !Array.isArray(group.hooks)) continue;
+      for (const h of group.hooks) if (isObject(h) && typeof h.command === 'string') out.push(h.command);
+    }
+  }
+  return out;
+}
+
+export interface MergeResult {
+  settings: JsonObject;
+  changed: boolean;
+}
+
+/** Settings with exactly one pager entry per event, running `invocation`. An entry already there in another
+ * form (an older path, npx) is updated where it stands; duplicates of it are dropped; a missing one is
+ * appended as its own `Read` group. Nothing else moves. */
+export function mergePagerHooks(settings: JsonObject, invocation: string, timeout = PAGER_TIMEOUT_S, known: readonly string[] = []): MergeResult {
+  const next = structuredClone(settings);
+  let changed = false;
+  const hooks: JsonObject = isObject(next.hooks) ? next.hooks : {};
+  for (const [event, hook] of PAGER_EVENTS) {
+    const command = pagerCommand(invocation, hook);
+    const groups: Json[] = Array.isArray(hooks[event]) ? hooks[event] : [];
+    let kept = false;
+    for (let g = 0; g < groups.length; g++) {
+      const group = groups[g];
+      if (!isObject(group) || !Array.isArray(group.hooks)) continue;
+      const handlers = group.hooks;
+      const before = handlers.length;
+      for (let h = 0; h < handlers.length; h++) {
+        const handler = handlers[h];
+        if (!isObject(handler) || !isPagerCommand(handler.command, hook, [invocation, ...known])) continue;
+        if (!kept && group.matcher === 'Read') {
+          kept = true;
+          if (handler.type !== 'command' || handler.command !== command || handler.timeout !== timeout) {
+            handlers[h] = { ...handler, type: 'command', command, timeout };
+            changed = true;
+          }
+        } else {
+          handlers.splice(h--, 1);
+          changed = true;
+        }
+      }
+      if (handlers.length === 0 && before > 0) groups.splice(g--, 1);
+    }
+    if (!kept) {
+      groups.push({ matcher: 'Read', hooks: [{ type: 'command', command, timeout }] });
+      changed = true;
+    }
+    hooks[event] = groups;
+  }
+  if (changed) next.hooks = hooks;
+  return { settings: changed ? next : settings, changed };
+}
+
+/** Settings without the pager's entries. A group, event list or `hooks` object that held only the pager's
+ * entries goes with them; one that was already empty stays. */
+export function removePagerHooks(settings: JsonObject, exactInvocations: readonly string[] = []): MergeResult {
+  const next = structuredClone(settings);
+  if (!isObject(next.hooks)) return { settings, changed: false };
+  const hooks = next.hooks;
+  let changed = false;
+  for (const [event, hook] of PAGER_EVENTS) {
+    const groups = hooks[event];
+    if (!Array.isArray(groups)) continue;
+    let removedHere = false;
+    for (let g = 0; g < groups.length; g++) {
+      const group = groups[g];
+      if (!isObject(group) || !Array.isArray(group.hooks)) continue;
+      const before = group.hooks.length;
+      group.hooks = group.hooks.filter((handler) => !(isObject(handler) && isPagerCommand(handler.command, hook, exactInvocations)));
+      if (group.hooks.length !== before) {
+        removedHere = true;
+        if (group.hooks.length === 0) groups.splice(g--, 1);
+      }
+    }
+    if (removedHere) {
+      changed = true;
+      if (groups.length === 0) delete hooks[event];
+    }
+  }
+  if (!changed) return { settings, changed: false };
+  if (Object.keys(hooks).length === 0) delete next.hooks;
+  return { settings: next, changed: true };
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
