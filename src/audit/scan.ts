@@ -1,0 +1,106 @@
+// The audit's only I/O: find transcript files and stream them line by line into the census. Read-only.
+import { createReadStream, readdirSync, statSync, type Dirent } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, join, relative, sep } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Census } from './census.js';
+import { classifyRecord } from './records.js';
+
+export interface Transcript {
+  path: string;
+  project: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** Where Claude Code keeps transcripts: $CLAUDE_CONFIG_DIR (comma-separated), else ~/.config/claude and ~/.claude. */
+export function defaultRoots(env: NodeJS.ProcessEnv = process.env): string[] {
+  const home = env.HOME || homedir();
+  const bases = env.CLAUDE_CONFIG_DIR
+    ? env.CLAUDE_CONFIG_DIR.split(',').map((s) => s.trim()).filter(Boolean)
+    : [join(home, '.config', 'claude'), join(home, '.claude')];
+  return bases.map((b) => join(b, 'projects')).filter(isDirectory);
+}
+
+export function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+const MAX_DEPTH = 6;
+
+/** Every `.jsonl` under the roots (sessions and their subagents), oldest first. A root may also be one file. */
+export function findTranscripts(roots: string[]): Transcript[] {
+  const found = new Map<string, Transcript>();
+  for (const root of roots) {
+    let st;
+    try {
+      st = statSync(root);
+    } catch {
+      continue;
+    }
+    if (st.isFile()) {
+      found.set(root, { path: root, project: basename(join(root, '..')), size: st.size, mtimeMs: st.mtimeMs });
+      continue;
+    }
+    walk(root, 0, (path, size, mtimeMs) => {
+      const rel = relative(root, path).split(sep);
+      // <root>/<project>/<session>.jsonl, or a project dir given itself: <root>/<session>.jsonl
+      const project = rel.length > 1 ? rel[0]! : basename(root);
+      found.set(path, { path, project, size, mtimeMs });
+    });
+  }
+  return [...found.values()].sort((a, b) => a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path));
+}
+
+function walk(dir: string, depth: number, visit: (path: string, size: number, mtimeMs: number) => void): void {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (depth < MAX_DEPTH) walk(path, depth + 1, visit);
+    } else if (e.isFile() && e.name.endsWith('.jsonl')) {
+      try {
+        const st = statSync(path);
+        visit(path, st.size, st.mtimeMs);
+      } catch {
+        // gone since the listing
+      }
+    }
+  }
+}
+
+/** Streams one transcript into the census. Malformed lines are counted and skipped; nothing here throws. */
+export async function readTranscript(t: Transcript, census: Census, onBytes?: (n: number) => void): Promise<void> {
+  census.startTranscript(t.project, t.size);
+  const stream = createReadStream(t.path, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  if (onBytes) stream.on('data', (chunk) => onBytes(Buffer.byteLength(chunk as string)));
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      if (line.trim() === '') continue;
+      let rec: unknown;
+      try {
+        rec = JSON.parse(line);
+      } catch {
+        census.malformed();
+        continue;
+      }
+      census.record(classifyRecord(rec));
+    }
+  } catch {
+    census.unreadable();
+  } finally {
+    lines.close();
+    stream.destroy();
+    census.endTranscript();
+  }
+}
