@@ -7,8 +7,11 @@ import { PostEvent, PreToolUse } from './input.js';
 import { handlePost } from './post.js';
 import { handlePre } from './pre.js';
 
-/** The engine waits for the hook; past this the hook passes through rather than keep the Read waiting. */
-export const HOOK_DEADLINE_MS = 2_000;
+/** Past this the hook stops reading the file and passes the Read through. Generous on purpose: on a busy
+ * machine dozens of parallel hooks share two cores, and the settings give each hook 10 s. */
+export const SCAN_DEADLINE_MS = 7_000;
+/** Waiting for the session lock gives up here; a hook that cannot record its plan explains its clamp itself. */
+export const LOCK_DEADLINE_MS = 8_500;
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
 export type HookName = 'pre' | 'post';
@@ -44,8 +47,12 @@ export function respond(name: HookName, json: unknown, ctx: HookContext): object
 }
 
 export function contextFor(started: number, env: NodeJS.ProcessEnv = process.env): HookContext {
-  const deadline = started + HOOK_DEADLINE_MS;
-  return { env, now: started, deadline, store: new StateStore(stateDir(env), deadline) };
+  return {
+    env,
+    now: started,
+    deadline: started + SCAN_DEADLINE_MS,
+    store: new StateStore(stateDir(env), started + LOCK_DEADLINE_MS),
+  };
 }
 
 /** All of stdin, or undefined when it is too large to be a hook input. */

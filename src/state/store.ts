@@ -29,6 +29,7 @@ export function isSafeSessionId(id: string): boolean {
 }
 
 export class StateStore {
+  /** `deadline`: the instant past which waiting for the lock gives up and the hook goes on without state. */
   constructor(private readonly dir: string, private readonly deadline: number) {}
 
   /** The session's state, or an empty one when there is none or it cannot be read. */
@@ -91,6 +92,7 @@ export class StateStore {
   }
 
   private acquire(lock: string): boolean {
+    let attempt = 0;
     for (;;) {
       try {
         closeSync(openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600));
@@ -103,7 +105,8 @@ export class StateStore {
         if (Date.now() - lstatSync(lock).mtimeMs > LOCK_STALE_MS) unlinkSync(lock);
       } catch { /* released meanwhile */ }
       if (Date.now() > this.deadline) return false;
-      sleep(2 + Math.random() * 3);
+      // Back off with jitter: dozens of parallel Reads must not wake each other in lockstep.
+      sleep(Math.min(2 * 1.5 ** attempt++, 25) * (0.5 + Math.random()));
     }
   }
 

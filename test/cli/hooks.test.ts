@@ -1,0 +1,277 @@
+// The built binary, run as the engine runs it: hook JSON on stdin, real files on disk.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, engineRead, failureEvent, postEvent, preEvent, runHook } from '../helpers/hook';
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+const session = 'sess-cli-1';
+
+function prose(lines: number, seed = 1): string {
+  const words = ['the', 'window', 'engine', 'returned', 'lines', 'because', 'a', 'reader', 'asked', 'for', 'more', 'than', 'fits', 'under', 'cap', 'today'];
+  let x = seed;
+  const out: string[] = [];
+  for (let i = 0; i < lines; i++) {
+    const w: string[] = [];
+    for (let j = 0; j < 14; j++) { x = (x * 1103515245 + 12345) % 2147483648; w.push(words[x % words.length]!); }
+    out.push(`${i + 1}: ${w.join(' ')}.`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rcp-cli-'));
+  env = { PATH: process.env.PATH, HOME: dir, READ_CEILING_PAGER_STATE_DIR: join(dir, 'state') };
+  writeFileSync(join(dir, 'big.txt'), prose(3000));
+  writeFileSync(join(dir, 'small.txt'), prose(20));
+  writeFileSync(join(dir, 'huge.txt'), prose(5000)); // over 256 KiB
+  writeFileSync(join(dir, 'crlf.txt'), prose(3000).replace(/\n/g, '\r\n'));
+  writeFileSync(join(dir, 'long-line.txt'), `short first line\n${'x'.repeat(450_000)}\nthird\nfourth\n`);
+  mkdirSync(join(dir, 'a-dir'));
+  execFileSync('mkfifo', [join(dir, 'fifo.txt')]);
+  symlinkSync(join(dir, 'loop-b'), join(dir, 'loop-a'));
+  symlinkSync(join(dir, 'loop-a'), join(dir, 'loop-b'));
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function state(): any {
+  return JSON.parse(readFileSync(join(dir, 'state', `${session}.json`), 'utf8'));
+}
+
+describe('pre clamps a window over the cap', () => {
+  it('lowers only limit, keeps every other field, and records its plan', () => {
+    const input = { file_path: join(dir, 'big.txt'), offset: 1, limit: 3000, some_future_field: [1, 2] };
+    const r = runHook('pre', preEvent(session, 'toolu_clamp', input), env);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    const out = r.json.hookSpecificOutput;
+    expect(out.hookEventName).toBe('PreToolUse');
+    expect(out.permissionDecision).toBeUndefined();
+    expect(Object.keys(r.json)).toEqual(['hookSpecificOutput']);
+    const { limit, ...rest } = out.updatedInput;
+    expect(rest).toEqual({ file_path: input.file_path, offset: 1, some_future_field: [1, 2] });
+    expect(Number.isInteger(limit)).toBe(true);
+    expect(limit).toBeGreaterThan(100);
+    expect(limit).toBeLessThan(3000);
+    // The text sent must be over the never-counted floor, or the clamp was needlessly small.
+    const sent = engineRead(input.file_path, 1, limit).file.content;
+    expect(sent.length).toBeGreaterThan(25_000);
+    expect(state().plans.toolu_clamp).toMatchObject({ askedFirst: 1, askedLines: 3000, sentLines: limit, cap: 25000 });
+  });
+
+  it('post names the exact window that continues, and the plan is gone after', () => {
+    const input = { file_path: join(dir, 'big.txt'), offset: 1, limit: 3000 };
+    const pre = runHook('pre', preEvent(session, 'toolu_note', input), env);
+    const ran = pre.json.hookSpecificOutput.updatedInput;
+    const post = runHook('post', postEvent(session, 'toolu_note', ran, engineRead(ran.file_path, ran.offset, ran.limit)), env);
+    expect(post.status).toBe(0);
+    expect(post.json.hookSpecificOutput.hookEventName).toBe('PostToolUse');
+    const note: string = post.json.hookSpecificOutput.additionalContext;
+    const n = ran.limit;
+    expect(note).toBe(`read-ceiling-pager: ${input.file_path} has 3001 lines. This Read returned lines 1-${n} of the requested 1-3000, the most that fits under the 25000-token Read cap. Lines ${n + 1}-3000 are not shown yet; offset=${n + 1} limit=${3000 - n} is the rest of the requested window.`);
+    expect(state().plans.toolu_note).toBeUndefined();
+  });
+
+  it('offset 0 is sent as offset 1, and the note counts lines as the file does', () => {
+    const input = { file_path: join(dir, 'big.txt'), offset: 0, limit: 3000 };
+    const pre = runHook('pre', preEvent(session, 'toolu_zero', input), env);
+    expect(pre.json.hookSpecificOutput.updatedInput.offset).toBe(1);
+  });
+
+  it('a window starting deep in the file is clamped from its own first line', () => {
+    const input = { file_path: join(dir, 'big.txt'), offset: 1001, limit: 2000 };
+    const pre = runHook('pre', preEvent(session, 'toolu_deep', input), env);
+    const ran = pre.json.hookSpecificOutput.updatedInput;
+    expect(ran.offset).toBe(1001);
+    const post = runHook('post', postEvent(session, 'toolu_deep', ran, engineRead(ran.file_path, ran.offset, ran.limit)), env);
+    const last = 1000 + ran.limit;
+    expect(post.json.hookSpecificOutput.additionalContext).toContain(`returned lines 1001-${last} of the requested 1001-3000`);
+    expect(post.json.hookSpecificOutput.additionalContext).toContain(`offset=${last + 1} limit=${3000 - last}`);
+  });
+
+  it('CRLF text is counted as the engine counts it (CR dropped): the clamp is no smaller than for LF', () => {
+    const lf = runHook('pre', preEvent(session, 'toolu_lf', { file_path: join(dir, 'big.txt'), limit: 3000 }), env);
+    const crlf = runHook('pre', preEvent(session, 'toolu_crlf', { file_path: join(dir, 'crlf.txt'), limit: 3000 }), env);
+    expect(crlf.json.hookSpecificOutput.updatedInput.limit).toBe(lf.json.hookSpecificOutput.updatedInput.limit);
+  });
+
+  it('a lower cap from the environment gives a smaller window', () => {
+    const low = runHook('pre', preEvent(session, 'toolu_low', { file_path: join(dir, 'big.txt'), limit: 3000 }),
+      { ...env, CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS: '5000' });
+    const normal = runHook('pre', preEvent(session, 'toolu_normal', { file_path: join(dir, 'big.txt'), limit: 3000 }), env);
+    expect(low.json.hookSpecificOutput.updatedInput.limit).toBeLessThan(normal.json.hookSpecificOutput.updatedInput.limit / 3);
+    expect(state().plans.toolu_low.cap).toBe(5000);
+  });
+});
+
+describe('reads without a limit', () => {
+  it('a whole-file read of a file over 256 KiB becomes a window that fits, with a note after', () => {
+    const input = { file_path: join(dir, 'huge.txt') };
+    const pre = runHook('pre', preEvent(session, 'toolu_huge', input), env);
+    const ran = pre.json.hookSpecificOutput.updatedInput;
+    expect(ran).toEqual({ file_path: input.file_path, limit: ran.limit });
+    const post = runHook('post', postEvent(session, 'toolu_huge', ran, engineRead(ran.file_path, undefined, ran.limit)), env);
+    const note: string = post.json.hookSpecificOutput.additionalContext;
+    expect(note).toContain('A Read without limit is refused for a file over 256 KiB');
+    expect(note).toContain(`offset=${ran.limit + 1} limit=${ran.limit} is the next page`);
+  });
+
+  it('a whole-file read the engine pages itself (under 256 KiB) is left alone', () => {
+    const r = runHook('pre', preEvent(session, 'toolu_whole', { file_path: join(dir, 'big.txt') }), env);
+    expect(r.stdout).toBe('');
+  });
+
+  it('offset without a limit on a large remainder gets a limit', () => {
+    const r = runHook('pre', preEvent(session, 'toolu_rest', { file_path: join(dir, 'big.txt'), offset: 10 }), env);
+    expect(r.json.hookSpecificOutput.updatedInput).toMatchObject({ offset: 10 });
+    expect(r.json.hookSpecificOutput.updatedInput.limit).toBeGreaterThan(100);
+  });
+
+  it('offset without a limit near the end, under the cap, is left alone', () => {
+    const r = runHook('pre', preEvent(session, 'toolu_tail', { file_path: join(dir, 'big.txt'), offset: 2900 }), env);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('pass-through: no output at all, exit 0', () => {
+  const cases: [string, () => unknown][] = [
+    ['a window that fits', () => preEvent(session, 't', { file_path: join(dir, 'big.txt'), offset: 5, limit: 50 })],
+    ['a small file', () => preEvent(session, 't', { file_path: join(dir, 'small.txt'), limit: 3000 })],
+    ['allow_large', () => preEvent(session, 't', { file_path: join(dir, 'big.txt'), limit: 3000, allow_large: true })],
+    ['a PDF page range', () => preEvent(session, 't', { file_path: join(dir, 'big.txt'), limit: 3000, pages: '1-2' })],
+    ['a missing file', () => preEvent(session, 't', { file_path: join(dir, 'nope.txt'), limit: 3000 })],
+    ['a directory', () => preEvent(session, 't', { file_path: join(dir, 'a-dir'), limit: 3000 })],
+    ['a FIFO (never opened)', () => preEvent(session, 't', { file_path: join(dir, 'fifo.txt'), limit: 3000 })],
+    ['a device', () => preEvent(session, 't', { file_path: '/dev/zero', limit: 3000 })],
+    ['a symlink loop', () => preEvent(session, 't', { file_path: join(dir, 'loop-a'), limit: 3000 })],
+    ['an offset past the end', () => preEvent(session, 't', { file_path: join(dir, 'big.txt'), offset: 9000, limit: 3000 })],
+    ['another tool', () => ({ ...preEvent(session, 't', { file_path: join(dir, 'big.txt'), limit: 3000 }), tool_name: 'Write' })],
+    ['a fractional limit', () => preEvent(session, 't', { file_path: join(dir, 'big.txt'), limit: 3000.5 })],
+    ['a string limit', () => preEvent(session, 't', { file_path: join(dir, 'big.txt'), limit: '3000' })],
+    ['no file_path', () => preEvent(session, 't', { limit: 3000 })],
+    ['no session_id', () => ({ ...preEvent(session, 't', { file_path: join(dir, 'big.txt'), limit: 3000 }), session_id: undefined })],
+    ['malformed JSON', () => '{"session_id": "s", "tool_input": {'],
+    ['empty stdin', () => ''],
+    ['a JSON array', () => '[1,2,3]'],
+  ];
+  for (const [name, make] of cases) {
+    it(name, () => {
+      const r = runHook('pre', make(), env);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toBe('');
+    });
+  }
+
+  it('post says nothing after a complete window, or a PARTIAL page the engine announced itself', () => {
+    const input = { file_path: join(dir, 'big.txt'), offset: 5, limit: 50 };
+    expect(runHook('post', postEvent(session, 'p1', input, engineRead(input.file_path, 5, 50)), env).stdout).toBe('');
+    const tail = { file_path: join(dir, 'big.txt'), offset: 2990, limit: 100 };
+    expect(runHook('post', postEvent(session, 'p2', tail, engineRead(tail.file_path, 2990, 100)), env).stdout).toBe('');
+    const partial = engineRead(input.file_path, undefined, 1000);
+    (partial.file as any).truncatedByTokenCap = true;
+    expect(runHook('post', postEvent(session, 'p3', { file_path: input.file_path }, partial), env).stdout).toBe('');
+  });
+
+  it('a window that stops only at the empty line after the final newline is complete', () => {
+    const input = { file_path: join(dir, 'big.txt'), offset: 2990, limit: 11 };
+    const response = engineRead(input.file_path, 2990, 11);
+    response.file.numLines = 11; // lines 2990-3000; line 3001 is the empty one
+    expect(runHook('post', postEvent(session, 'p4', { ...input, limit: 12 }, { ...response, file: { ...response.file } }), env).stdout).toBe('');
+  });
+});
+
+describe('post after a refusal', () => {
+  it('reads the engine\'s count, names a window that fits, and the next pre uses what it learned', () => {
+    const file = join(dir, 'big.txt');
+    const s = 'sess-refusal';
+    const before = runHook('pre', preEvent(s, 'r0', { file_path: file, offset: 1, limit: 3000 }), env).json.hookSpecificOutput.updatedInput.limit;
+    // The engine counted far more than we estimated: a denser tokenizer than our prior.
+    const input = { file_path: file, offset: 1, limit: before };
+    const fail = runHook('post', failureEvent(s, 'r1', input, 'File content (40000 tokens) exceeds maximum allowed tokens (25000). Use offset and limit parameters to read specific portions of the file.'), env);
+    expect(fail.json.hookSpecificOutput.hookEventName).toBe('PostToolUseFailure');
+    const advice: string = fail.json.hookSpecificOutput.additionalContext;
+    expect(advice).toContain(`the engine counted lines 1-${before} of ${file} at 40000 tokens, over its cap of 25000`);
+    const m = /offset=1 limit=(\d+)/.exec(advice);
+    expect(m).not.toBeNull();
+    const advised = Number(m![1]);
+    // 40000 tokens for `before` lines: a window that fits holds well under 25000/40000 of them.
+    expect(advised).toBeLessThanOrEqual(Math.floor(before * 25000 / 40000));
+    expect(advised).toBeGreaterThan(Math.floor(before * 25000 / 40000 * 0.85));
+    const after = runHook('pre', preEvent(s, 'r2', { file_path: file, offset: 1, limit: 3000 }), env);
+    expect(after.json.hookSpecificOutput.updatedInput.limit).toBe(advised);
+    // The advised window itself is not clamped again.
+    expect(runHook('pre', preEvent(s, 'r3', { file_path: file, offset: 1, limit: advised }), env).stdout).toBe('');
+  });
+
+  it('a session cap seen in a refusal (10,000) applies to every later file of that session', () => {
+    const s = 'sess-cap';
+    runHook('post', failureEvent(s, 'c1', { file_path: join(dir, 'big.txt'), offset: 1, limit: 1500 }, 'File content (26000 tokens) exceeds maximum allowed tokens (10000).'), env);
+    const other = runHook('pre', preEvent(s, 'c2', { file_path: join(dir, 'crlf.txt'), limit: 3000 }), env);
+    const fresh = runHook('pre', preEvent('sess-other', 'c3', { file_path: join(dir, 'crlf.txt'), limit: 3000 }), env);
+    expect(other.json.hookSpecificOutput.updatedInput.limit).toBeLessThan(fresh.json.hookSpecificOutput.updatedInput.limit / 2);
+  });
+
+  it('a line alone over the cap: says so, names the way out and where reading goes on', () => {
+    const file = join(dir, 'long-line.txt');
+    const fail = runHook('post', failureEvent('sess-long', 'l1', { file_path: file, offset: 2, limit: 3 }, 'File content (112500 tokens) exceeds maximum allowed tokens (25000).'), env);
+    const advice: string = fail.json.hookSpecificOutput.additionalContext;
+    expect(advice).toContain('Line 2 alone is over the cap');
+    expect(advice).toContain('450000 characters');
+    expect(advice).toContain(`sed -n '2p' ${file} | cut -c 1-20000`);
+    expect(advice).toContain('Reading goes on with offset=3 limit=2.');
+  });
+
+  it('a window clamped just before a line alone over the cap: the note skips it and continues after', () => {
+    const file = join(dir, 'long-line.txt');
+    const pre = runHook('pre', preEvent('sess-long2', 'l2', { file_path: file, offset: 1, limit: 4 }), env);
+    const ran = pre.json.hookSpecificOutput.updatedInput;
+    expect(ran.limit).toBe(1);
+    const post = runHook('post', postEvent('sess-long2', 'l2', ran, engineRead(file, 1, 1)), env);
+    const note: string = post.json.hookSpecificOutput.additionalContext;
+    expect(note).toContain('Line 2 alone is over the cap');
+    expect(note).toContain('Lines 3-4 are not shown yet; offset=3 limit=2');
+  });
+
+  it('an error it does not recognise gets no note', () => {
+    const r = runHook('post', failureEvent('s', 'x', { file_path: join(dir, 'nope.txt'), limit: 10 }, 'File does not exist. Note: your current working directory is /r.'), env);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('parallel Reads share one session file', () => {
+  it('32 concurrent pre hooks each find their own plan in post', async () => {
+    const s = 'sess-parallel';
+    const ids = Array.from({ length: 32 }, (_, i) => `par_${i}`);
+    const input = (i: number) => ({ file_path: join(dir, 'big.txt'), offset: 1 + i * 10, limit: 2900 });
+    await Promise.all(ids.map((id, i) => spawnHook('pre', preEvent(s, id, input(i)))));
+    const plans = JSON.parse(readFileSync(join(dir, 'state', `${s}.json`), 'utf8')).plans;
+    expect(Object.keys(plans).sort()).toEqual([...ids].sort());
+    const notes = await Promise.all(ids.map((id, i) => {
+      const ran = { ...input(i), limit: plans[id].sentLines };
+      return spawnHook('post', postEvent(s, id, ran, engineRead(ran.file_path, ran.offset, ran.limit)));
+    }));
+    notes.forEach((out, i) => {
+      const first = 1 + i * 10;
+      const sent = plans[ids[i]!].sentLines;
+      const askedLast = Math.min(first + 2899, 3000); // line 3001 is the empty one after the final newline
+      expect(JSON.parse(out).hookSpecificOutput.additionalContext).toContain(`offset=${first + sent} limit=${askedLast - first - sent + 1}`);
+    });
+    expect(JSON.parse(readFileSync(join(dir, 'state', `${s}.json`), 'utf8')).plans).toEqual({});
+  });
+});
+
+function spawnHook(name: 'pre' | 'post', event: unknown): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, name], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));
+    child.stdin.end(JSON.stringify(event));
+  });
+}
