@@ -59,8 +59,8 @@ export function isPagerCommand(command: unknown, hook?: PagerHook, exactInvocati
   const [, invocation = '', which] = m;
   if (hook && which !== hook) return false;
   if (exactInvocations.includes(invocation)) return true;
-  // The bin name, the bin shim or a bundle inside a folder named after the package.
-  return /(^|[\s"'/\\])read-ceiling-pager(\.js)?["']?$/.test(invocation)
+  // The bin name (npx may pin a version), the bin shim or a bundle inside a folder named after the package.
+  return /(^|[\s"'/\\])read-ceiling-pager(\.js|@[\w.^~<>=-]+)?["']?$/.test(invocation)
     || /read-ceiling-pager[/\\]+(dist[/\\]+cli\.cjs|bin[/\\]+read-ceiling-pager\.js)["']?$/.test(invocation);
 }
 

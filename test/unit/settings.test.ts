@@ -1,0 +1,247 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  bundleOf, exitCode, nodeFinding, pagerInvocations, pagerWirings, rivalPreHooks, SUPPORTED_NODE, wiringFindings,
+  type Source,
+} from '../../src/install/diagnosis.js';
+import { unifiedDiff } from '../../src/settings/diff.js';
+import { formatSettings, parseSettings } from '../../src/settings/format.js';
+import {
+  isPagerCommand, matcherSelectsRead, mergePagerHooks, nodeInvocation, removePagerHooks, shapeProblem,
+  type JsonObject,
+} from '../../src/settings/hooks.js';
+
+const INV = 'node /opt/rcp/dist/cli.cjs';
+const entry = (command: string, timeout = 10) => ({ matcher: 'Read', hooks: [{ type: 'command', command, timeout }] });
+
+describe('mergePagerHooks', () => {
+  it('adds one Read group per event to empty settings', () => {
+    const { settings, changed } = mergePagerHooks({}, INV);
+    expect(changed).toBe(true);
+    expect(settings).toEqual({
+      hooks: {
+        PreToolUse: [entry(`${INV} pre`)],
+        PostToolUse: [entry(`${INV} post`)],
+        PostToolUseFailure: [entry(`${INV} post`)],
+      },
+    });
+  });
+
+  it('keeps every other key and hook, in order, and appends after them', () => {
+    const before: JsonObject = {
+      model: 'opus',
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh' }] }],
+        Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }],
+      },
+      permissions: { allow: ['Read'] },
+    };
+    const { settings } = mergePagerHooks(before, INV);
+    expect(Object.keys(settings)).toEqual(['model', 'hooks', 'permissions']);
+    const hooks = settings.hooks as JsonObject;
+    expect(Object.keys(hooks)).toEqual(['PreToolUse', 'Stop', 'PostToolUse', 'PostToolUseFailure']);
+    expect(hooks.PreToolUse).toEqual([before.hooks && (before.hooks as JsonObject).PreToolUse![0], entry(`${INV} pre`)].flat());
+    expect(hooks.Stop).toEqual((before.hooks as JsonObject).Stop);
+    expect(before.hooks).toEqual({
+      PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh' }] }],
+      Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }],
+    }); // the input is not mutated
+  });
+
+  it('is idempotent: a second merge reports no change and returns the same object', () => {
+    const once = mergePagerHooks({ a: 1 }, INV).settings;
+    const twice = mergePagerHooks(once, INV);
+    expect(twice.changed).toBe(false);
+    expect(twice.settings).toBe(once);
+  });
+
+  it('updates an older form of the entry where it stands and drops duplicates', () => {
+    const before: JsonObject = {
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Read', hooks: [{ type: 'command', command: 'npx read-ceiling-pager pre', timeout: 30 }, { type: 'command', command: 'other pre' }] },
+          entry('read-ceiling-pager pre'),
+        ],
+      },
+    };
+    const { settings, changed } = mergePagerHooks(before, INV);
+    expect(changed).toBe(true);
+    expect((settings.hooks as JsonObject).PreToolUse).toEqual([
+      { matcher: 'Read', hooks: [{ type: 'command', command: `${INV} pre`, timeout: 10 }, { type: 'command', command: 'other pre' }] },
+    ]);
+  });
+
+  it('recognises a copy installed from a folder of any name only when told it is the pager', () => {
+    const other = 'node /home/me/src/pager/dist/cli.cjs';
+    const before: JsonObject = { hooks: { PreToolUse: [entry(`${other} pre`)] } };
+    expect(((mergePagerHooks(before, INV).settings.hooks as JsonObject).PreToolUse as unknown[]).length).toBe(2);
+    expect((mergePagerHooks(before, INV, 10, [other]).settings.hooks as JsonObject).PreToolUse).toEqual([entry(`${INV} pre`)]);
+  });
+});
+
+describe('removePagerHooks', () => {
+  it('removes exactly the pager entries and the containers they alone filled', () => {
+    const before: JsonObject = {
+      hooks: {
+        PreToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: 'guard.sh' }] }],
+        Stop: [],
+      },
+    };
+    const installed = mergePagerHooks(before, INV).settings;
+    const { settings, changed } = removePagerHooks(installed, [INV]);
+    expect(changed).toBe(true);
+    expect(settings).toEqual(before);
+  });
+
+  it('leaves hooks it does not recognise, even on the same events', () => {
+    const s: JsonObject = { hooks: { PreToolUse: [entry('node /x/other-tool/dist/cli.cjs pre'), entry('my-read-ceiling-pager-fork pre')] } };
+    expect(removePagerHooks(s)).toEqual({ settings: s, changed: false });
+  });
+
+  it('install then uninstall gives back any settings whose hook lists are non-empty', () => {
+    const handler = fc.record({ type: fc.constant('command'), command: fc.constantFrom('a.sh', 'lint --fix', 'node x.js pre') });
+    const group = fc.record({ matcher: fc.constantFrom('Read', 'Bash', '*', 'Edit|Write'), hooks: fc.array(handler, { minLength: 1, maxLength: 3 }) });
+    const hooks = fc.dictionary(fc.constantFrom('PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'), fc.array(group, { minLength: 1, maxLength: 3 }), { minKeys: 1 });
+    fc.assert(fc.property(fc.record({ hooks, model: fc.string() }, { requiredKeys: ['hooks'] }), (s) => {
+      const settings = s as unknown as JsonObject;
+      expect(removePagerHooks(mergePagerHooks(settings, INV).settings, [INV]).settings).toEqual(settings);
+    }));
+  });
+});
+
+describe('isPagerCommand', () => {
+  it.each([
+    ['read-ceiling-pager pre', true],
+    ['npx read-ceiling-pager post', true],
+    ['npx -y read-ceiling-pager@0.1.0 pre', true],
+    ['npx -y read-ceiling-pager-fork pre', false],
+    ['node /usr/lib/node_modules/read-ceiling-pager/dist/cli.cjs pre', true],
+    ['node "C:\\Users\\me\\read-ceiling-pager\\bin\\read-ceiling-pager.js" post', true],
+    ['read-ceiling-pager estimate', false],
+    ['not-read-ceiling-pager pre', false],
+    ['echo read-ceiling-pager pre; rm -rf /', false],
+  ])('%s → %s', (command, expected) => {
+    expect(isPagerCommand(command)).toBe(expected);
+  });
+
+  it('narrows to pre or post', () => {
+    expect(isPagerCommand('read-ceiling-pager pre', 'post')).toBe(false);
+  });
+});
+
+describe('matcherSelectsRead', () => {
+  it.each([
+    [undefined, true], ['', true], ['*', true], ['Read', true], ['Edit|Read', true], ['Reader', false],
+    ['Edit', false], ['Re.*', true], ['^(Read|Write)$', true], ['mcp__.*', false], ['[', false],
+  ])('%s → %s', (matcher, expected) => {
+    expect(matcherSelectsRead(matcher)).toBe(expected);
+  });
+});
+
+describe('shellWord / nodeInvocation', () => {
+  it('quotes only paths a shell would split or expand', () => {
+    expect(nodeInvocation('node', '/opt/rcp/dist/cli.cjs')).toBe('node /opt/rcp/dist/cli.cjs');
+    expect(nodeInvocation('node', '/Users/Jo Doe/$x/dist/cli.cjs')).toBe('node "/Users/Jo Doe/\\$x/dist/cli.cjs"');
+  });
+
+  it('round-trips through bundleOf', () => {
+    for (const path of ['/opt/rcp/dist/cli.cjs', '/Users/Jo Doe/a"b/dist/cli.cjs']) {
+      expect(bundleOf(`${nodeInvocation('node', path)} pre`)).toBe(path);
+    }
+    expect(bundleOf('node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" pre')).toBeUndefined();
+    expect(bundleOf('read-ceiling-pager pre')).toBeUndefined();
+  });
+});
+
+describe('parseSettings / formatSettings', () => {
+  it('treats a missing or blank file as {}', () => {
+    expect(parseSettings(undefined)).toMatchObject({ ok: true, settings: {} });
+    expect(parseSettings('  \n')).toMatchObject({ ok: true, settings: {} });
+  });
+
+  it('refuses what is not a JSON object, saying why', () => {
+    expect(parseSettings('{ "a": 1, }')).toMatchObject({ ok: false, reason: expect.stringContaining('not valid JSON') });
+    expect(parseSettings('[]')).toEqual({ ok: false, reason: 'its top level is not a JSON object' });
+  });
+
+  it.each([
+    ['two spaces, LF', '{\n  "a": [\n    1\n  ]\n}\n'],
+    ['tabs, CRLF, no final newline', '{\r\n\t"a": {\r\n\t\t"b": true\r\n\t}\r\n}'],
+    ['BOM and four spaces', '\uFEFF{\n    "a": "x"\n}\n'],
+  ])('writes a file back byte for byte in its own style: %s', (_name, text) => {
+    const parsed = parseSettings(text);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    expect(formatSettings(parsed.settings, parsed.style)).toBe(text);
+  });
+});
+
+describe('shapeProblem', () => {
+  it('names the part that is not what the engine expects', () => {
+    expect(shapeProblem({ hooks: [] })).toBe('"hooks" is not an object');
+    expect(shapeProblem({ hooks: { PreToolUse: {} } })).toBe('"hooks.PreToolUse" is not an array');
+    expect(shapeProblem({ hooks: { Stop: 'x' } })).toBeUndefined(); // not an event we touch
+  });
+});
+
+describe('unifiedDiff', () => {
+  it('shows removed and added lines with context', () => {
+    const diff = unifiedDiff('{\n  "a": 1\n}\n', '{\n  "a": 1,\n  "b": 2\n}\n', 'old', 'new');
+    expect(diff).toBe('--- old\n+++ new\n@@ -1,3 +1,4 @@\n {\n-  "a": 1\n+  "a": 1,\n+  "b": 2\n }\n');
+  });
+
+  it('is empty when nothing changes', () => {
+    expect(unifiedDiff('x\n', 'x\n', 'a', 'b')).toBe('');
+  });
+});
+
+describe('diagnosis', () => {
+  const settings = (label: string, s: JsonObject): Source => ({ label, settings: s, kind: 'settings' });
+
+  it('keeps the supported Node range equal to package.json engines', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
+    expect(SUPPORTED_NODE).toBe(pkg.engines.node);
+    expect(nodeFinding('v18.20.0').level).toBe('fail');
+    expect(nodeFinding('v20.0.0').level).toBe('ok');
+  });
+
+  it('finds the pager in settings and in its plugin, and flags double wiring', () => {
+    const user = settings('user', mergePagerHooks({}, INV).settings);
+    const plugin: Source = {
+      label: 'plugin read-ceiling-pager@read-ceiling-pager',
+      kind: 'plugin',
+      settings: mergePagerHooks({}, 'node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs"').settings,
+    };
+    const wirings = pagerWirings([user, plugin], [INV]);
+    expect(wirings).toHaveLength(6);
+    const findings = wiringFindings({ wirings, missing: [] });
+    expect(findings.map((f) => f.level)).toEqual(['ok', 'ok', 'warn']);
+    expect(findings[2]!.text).toMatch(/^2 times on PreToolUse/);
+    expect(exitCode(findings)).toBe(0);
+  });
+
+  it('fails when nothing wires it, when hooks are disabled, or when the wired bundle is gone', () => {
+    expect(exitCode(wiringFindings({ wirings: [], missing: [] }))).toBe(1);
+    const w = [{ source: 'user', event: 'PreToolUse' as const, command: `${INV} pre` }];
+    expect(exitCode(wiringFindings({ wirings: w, missing: [], hooksDisabledBy: 'user' }))).toBe(1);
+    expect(exitCode(wiringFindings({ wirings: w, missing: [{ source: 'user', path: '/gone' }] }))).toBe(1);
+  });
+
+  it('lists PreToolUse hooks on Read that are not the pager as rivals', () => {
+    const s = settings('project', {
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Read|Grep', hooks: [{ type: 'command', command: 'guard.sh' }] },
+          { matcher: 'Bash', hooks: [{ type: 'command', command: 'bash-only.sh' }] },
+          entry(`${INV} pre`),
+        ],
+      },
+    });
+    expect(rivalPreHooks([s], [INV]).map((r) => r.command)).toEqual(['guard.sh']);
+  });
+
+  it('recognises the bundles the caller vouches for', () => {
+    const cmds = ['node /a/dist/cli.cjs pre', 'node /b/dist/cli.cjs post', 'guard.sh'];
+    expect(pagerInvocations(cmds, (p) => p.startsWith('/a/'))).toEqual(['node /a/dist/cli.cjs']);
+  });
+});
