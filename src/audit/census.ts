@@ -4,7 +4,7 @@
 import { parseRefusal } from '../hooks/refusal.js';
 import type { AuditEvent, Classified, ReadWindow, ResultFile } from './records.js';
 import { isPagerCommand, parseBanner, parseNote, type Advice, type Banner, type NoteKind } from './text.js';
-import { readWindow } from './records.js';
+import { classifyRecord, readWindow } from './records.js';
 
 export interface Tally {
   sessions: number;
@@ -149,9 +149,18 @@ export class Census {
     this.current = { project, calls: new Map(), order: [], pagerSeen: false };
   }
 
-  malformed(): void {
-    this.scan.lines++;
-    this.scan.malformedLines++;
+  /** One line of a transcript: parsed, classified and counted; a line that is not JSON is counted and skipped. */
+  line(text: string): void {
+    if (text.trim() === '') return;
+    let rec: unknown;
+    try {
+      rec = JSON.parse(text);
+    } catch {
+      this.scan.lines++;
+      this.scan.malformedLines++;
+      return;
+    }
+    this.record(classifyRecord(rec));
   }
 
   record(c: Classified): void {

@@ -4,7 +4,6 @@ import { homedir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Census } from './census.js';
-import { classifyRecord } from './records.js';
 
 export interface Transcript {
   path: string;
@@ -85,17 +84,7 @@ export async function readTranscript(t: Transcript, census: Census, onBytes?: (n
   if (onBytes) stream.on('data', (chunk) => onBytes(Buffer.byteLength(chunk as string)));
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
   try {
-    for await (const line of lines) {
-      if (line.trim() === '') continue;
-      let rec: unknown;
-      try {
-        rec = JSON.parse(line);
-      } catch {
-        census.malformed();
-        continue;
-      }
-      census.record(classifyRecord(rec));
-    }
+    for await (const line of lines) census.line(line);
   } catch {
     census.unreadable();
   } finally {
