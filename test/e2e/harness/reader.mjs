@@ -40,6 +40,10 @@ export class Cursor {
     this.steps = [];
     /** Set when the reader gave up (its window could not shrink further). */
     this.gaveUp = false;
+    /** The page size it keeps paging with: what it first asked for, the first page it was told of, or what
+     * halving left it with. A short "rest of the window" it was told about does not shrink it. */
+    /** @type {number | undefined} */
+    this.pageLimit = t.limit;
   }
 
   get done() { return this.next === undefined; }
@@ -70,6 +74,7 @@ export class Cursor {
     const { offset: _o, limit: _l, ...rest } = asked;
     if (this.once) { this.next = undefined; step.decision = 'done (one read)'; return; }
     if (advice) {
+      this.pageLimit ??= advice.limit;
       this.next = { ...rest, offset: advice.offset, limit: advice.limit };
       step.decision = `follow the note: offset=${advice.offset} limit=${advice.limit}`;
     } else if (r.isError) {
@@ -77,14 +82,16 @@ export class Cursor {
       const limit = Math.floor((asked.limit ?? FALLBACK_LIMIT * 2) / 2);
       if (limit < 1) { this.next = undefined; this.gaveUp = true; step.decision = 'give up: nothing smaller to try'; return; }
       this.next = { ...rest, offset: asked.offset ?? 1, limit };
+      this.pageLimit = limit;
       step.decision = `refused, no advice: halve to offset=${this.next.offset} limit=${limit}`;
     } else if (asked.limit === undefined || lines.length < asked.limit) {
       this.next = undefined;
       step.decision = 'stop: fewer lines than asked, so this is the end';
     } else {
       const last = lines.length > 0 ? /** @type {[number, string]} */ (lines[lines.length - 1])[0] : (asked.offset ?? 1) - 1;
-      this.next = { ...rest, offset: last + 1, limit: asked.limit };
-      step.decision = `page on: offset=${last + 1} limit=${asked.limit}`;
+      const limit = Math.max(asked.limit, this.pageLimit ?? 0);
+      this.next = { ...rest, offset: last + 1, limit };
+      step.decision = `page on: offset=${last + 1} limit=${limit}`;
     }
   }
 }

@@ -33,6 +33,7 @@ export async function startStandIn({ policy, count }) {
   let ids = 0;
 
   const server = createServer((req, res) => {
+    /** @type {Buffer[]} */
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
@@ -134,10 +135,11 @@ function messageText(/** @type {any[]} */ messages) {
   return messages.map((m) => blockText(m.content)).join('');
 }
 
-function blockText(/** @type {unknown} */ content) {
+/** @param {unknown} content @returns {string} */
+function blockText(content) {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((b) => (typeof b?.text === 'string' ? b.text : typeof b?.content === 'string' ? b.content : blockText(b?.content))).join('');
+  return content.map((/** @type {any} */ b) => (typeof b?.text === 'string' ? b.text : typeof b?.content === 'string' ? b.content : blockText(b?.content))).join('');
 }
 
 /**

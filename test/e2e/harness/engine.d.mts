@@ -1,0 +1,56 @@
+/** The hook wiring users copy: the repo's settings.example.json when present, else the documented form. */
+export function exampleSettings(): any;
+/** The example settings with `read-ceiling-pager <x>` run from this checkout; fails if the example has none. */
+export function pagerSettings(): any;
+/** @param {string} prefix */
+export function tempDir(prefix: string): string;
+/**
+ * @typedef {object} RunOptions
+ * @property {string} baseUrl The stand-in.
+ * @property {string} cwd Project dir; the files live here.
+ * @property {'pager' | 'none' | 'plugin'} hooks
+ * @property {number} [cap] Sets CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS.
+ * @property {string} [prompt]
+ * @property {number} [timeoutMs]
+ * @property {Record<string, string>} [extraEnv]
+ * @typedef {object} RunResult
+ * @property {any[]} events stream-json lines.
+ * @property {string} stderr
+ * @property {number | null} code
+ * @property {number} ms
+ * @property {string} stateDir
+ */
+/** @param {RunOptions} o @returns {Promise<RunResult>} */
+export function runEngine(o: RunOptions): Promise<RunResult>;
+export const REPO: string;
+export const CLAUDE: string;
+export const PAGER_BIN: string;
+export const CAP_ENV: "CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS";
+export type RunOptions = {
+    /**
+     * The stand-in.
+     */
+    baseUrl: string;
+    /**
+     * Project dir; the files live here.
+     */
+    cwd: string;
+    hooks: "pager" | "none" | "plugin";
+    /**
+     * Sets CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS.
+     */
+    cap?: number | undefined;
+    prompt?: string | undefined;
+    timeoutMs?: number | undefined;
+    extraEnv?: Record<string, string> | undefined;
+};
+export type RunResult = {
+    /**
+     * stream-json lines.
+     */
+    events: any[];
+    stderr: string;
+    code: number | null;
+    ms: number;
+    stateDir: string;
+};
