@@ -1,5 +1,184 @@
-import type { Command } from 'commander';
+// `estimate`: a dry run of `pre` on one Read window, for people and for debugging. It calls the hook path's own
+// functions (classifyRead, budgetFor, fitWindow, clampedInput, the note text) so it cannot drift from `pre`.
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import { neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES, type CapSource } from '../estimate/cap.js';
+import { PRIOR_SAFETY } from '../estimate/weights.js';
+import { budgetFor, fitWindow, measureWindow } from '../hooks/measure.js';
+import { shortWindowNote } from '../hooks/note.js';
+import { classifyRead, clampedInput } from '../hooks/request.js';
 
-export function registerEstimate(_program: Command): void {
-  // Not built yet.
+/** A dry run may take longer than the hook's 2 s; past this it reports what it has. */
+const DRY_RUN_DEADLINE_MS = 20_000;
+/** Counting a file's lines for the note's "has N lines" is skipped above this size. */
+const MAX_LINE_COUNT_BYTES = 256 * 1024 * 1024;
+
+interface Options {
+  offset?: number;
+  limit?: number;
+  cap?: number;
+  json?: boolean;
+}
+
+export interface EstimateReport {
+  file: string;
+  size: number;
+  window: { first: number; lines: number | null };
+  cap: { cap: number; from: CapSource['from'] | 'option' };
+  /** Windows of at most this many characters are never counted by the engine. */
+  neverCountedChars: number;
+  /** The whole requested window: estimated engine tokens (prior safety included) and characters. */
+  estimate: { tokens: number; pointTokens: number; chars: number; complete: boolean };
+  clamp: { limit: number; first: number; last: number; tokens: number; chars: number } | null;
+  /** Why `pre` would leave the Read alone, when it would. */
+  reason: string | null;
+  updatedInput: Record<string, unknown> | null;
+  note: string | null;
+}
+
+export function registerEstimate(program: Command): void {
+  program
+    .command('estimate')
+    .description('dry run of the pre hook: the window\'s estimated tokens against the cap, whether pre would clamp it, to which limit, and the note that would follow')
+    .argument('<file>', 'the file a Read would name')
+    .option('--offset <n>', 'the Read\'s offset (first line, 1-based; 0 means 1)', nonNegativeInt)
+    .option('--limit <m>', 'the Read\'s limit (lines); omitted: to the end of the file', positiveInt)
+    .option('--cap <c>', 'the token cap (default: $CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS, else 25000)', positiveInt)
+    .option('--json', 'print the report as JSON')
+    .addHelpText('after', '\nExamples:\n  read-ceiling-pager estimate src/big.ts --offset 1 --limit 3000\n  read-ceiling-pager estimate data.json --limit 500 --cap 10000 --json')
+    .action((file: string, opts: Options) => {
+      const report = estimateRead(resolve(file), opts, process.env);
+      process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : render(report));
+    });
+}
+
+/** What `pre` would do with a Read of `path`, in full. Throws a plain Error for a path that is not a file. */
+export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv): EstimateReport {
+  const stat = statOrThrow(path);
+  const input: { file_path: string; offset?: number; limit?: number } = { file_path: path };
+  if (opts.offset !== undefined) input.offset = opts.offset;
+  if (opts.limit !== undefined) input.limit = opts.limit;
+  const request = classifyRead(input);
+  const cap: EstimateReport['cap'] = opts.cap !== undefined ? { cap: opts.cap, from: 'option' } : resolveCap(env);
+  const first = request.kind === 'window' || request.kind === 'rest' ? request.first : 1;
+  const askedLines = request.kind === 'window' ? request.lines : undefined;
+  const deadline = Date.now() + DRY_RUN_DEADLINE_MS;
+  const charFloor = neverCountedChars(cap.cap, path);
+
+  const whole = measureWindow(path, first, askedLines ?? Infinity, deadline);
+  const report: EstimateReport = {
+    file: path,
+    size: stat.size,
+    window: { first, lines: askedLines ?? null },
+    cap,
+    neverCountedChars: charFloor,
+    estimate: {
+      tokens: Math.round(whole.pointTokens * PRIOR_SAFETY),
+      pointTokens: Math.round(whole.pointTokens),
+      chars: whole.chars,
+      complete: !whole.scan.timedOut,
+    },
+    clamp: null, reason: null, updatedInput: null, note: null,
+  };
+  const leave = (reason: string): EstimateReport => ({ ...report, reason });
+
+  const overSizeCap = stat.size > WHOLE_FILE_MAX_BYTES;
+  if (request.kind === 'whole' && !overSizeCap) return leave('a Read with no limit of a file under 256 KiB: the engine pages it itself');
+  if (stat.size <= charFloor) return leave(`the file is at most ${charFloor} bytes, so no window of it is ever counted`);
+  if (whole.scan.startBeyondEnd) return leave(`the file has fewer than ${first} lines`);
+
+  const budget = budgetFor(path, cap.cap, undefined, askedLines ?? Infinity);
+  const fit = fitWindow(path, first, budget, deadline);
+  if (fit.scan.timedOut) return leave('the file took too long to read; pre passes the Read through');
+  const needsLimit = askedLines === undefined && overSizeCap;
+  if (fit.whole && !needsLimit) {
+    return leave(whole.chars <= charFloor
+      ? `the window is at most ${charFloor} characters, so the engine never counts it`
+      : `the window fits under the ${cap.cap}-token cap`);
+  }
+  if (fit.lines === 0) return leave(`line ${first} alone is over the cap: no window holding it fits, and post explains the refusal`);
+
+  const last = first + fit.lines - 1;
+  const totalLines = stat.size <= MAX_LINE_COUNT_BYTES ? countLines(path) : undefined;
+  const askedLast = askedLines === undefined ? undefined : first + askedLines - 1;
+  const end = askedLast ?? (totalLines !== undefined ? totalLines : Infinity);
+  const next = last + 1 <= end
+    ? { first: last + 1, lines: askedLast !== undefined ? askedLast - last : Math.min(fit.lines, end - last) }
+    : undefined;
+  return {
+    ...report,
+    clamp: { limit: fit.lines, first, last, tokens: Math.round(fit.safeTokens), chars: fit.chars },
+    updatedInput: clampedInput(input, first, fit.lines),
+    note: totalLines === undefined ? null : shortWindowNote({
+      path,
+      totalLines,
+      returnedFirst: first,
+      returnedLast: last,
+      askedLast: askedLast === undefined ? undefined : Math.min(askedLast, totalLines),
+      clampedUnderCap: cap.cap,
+      wasWholeFileRead: request.kind === 'whole',
+      next,
+    }),
+  };
+}
+
+function render(r: EstimateReport): string {
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const window = r.window.lines === null ? `lines ${n(r.window.first)}-end` : `lines ${n(r.window.first)}-${n(r.window.first + r.window.lines - 1)}`;
+  const out = [
+    `file      ${r.file} (${n(r.size)} bytes)`,
+    `window    ${window}`,
+    `estimate  ${r.estimate.complete ? '' : 'at least '}${n(r.estimate.tokens)} tokens (${n(r.estimate.pointTokens)} × ${PRIOR_SAFETY} safety), ${n(r.estimate.chars)} characters`,
+    `cap       ${n(r.cap.cap)} tokens (${r.cap.from}); windows of at most ${n(r.neverCountedChars)} characters are never counted`,
+  ];
+  if (r.clamp) {
+    out.push(`pre       clamps to limit ${r.clamp.limit}: lines ${n(r.clamp.first)}-${n(r.clamp.last)}, about ${n(r.clamp.tokens)} tokens, ${n(r.clamp.chars)} characters`);
+    out.push(`input     ${JSON.stringify(r.updatedInput)}`);
+    if (r.note) out.push(`note      ${r.note}`);
+  } else {
+    out.push(`pre       leaves the Read alone: ${r.reason}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function statOrThrow(path: string): { size: number } {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new Error(code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${path}: ${code ?? String(err)}`);
+  }
+  if (stat.isDirectory()) throw new Error(`${path} is a directory; a Read names a file`);
+  if (!stat.isFile()) throw new Error(`${path} is not a regular file`);
+  return stat;
+}
+
+/** The engine's line count: newlines + 1 (the empty line after a final newline counts). */
+function countLines(path: string): number {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    let lines = 1;
+    let pos = 0;
+    for (let got = readSync(fd, buf, 0, buf.length, pos); got > 0; got = readSync(fd, buf, 0, buf.length, pos)) {
+      pos += got;
+      for (let i = buf.indexOf(10, 0); i >= 0 && i < got; i = buf.indexOf(10, i + 1)) lines++;
+    }
+    return lines;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function nonNegativeInt(value: string): number {
+  if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError('expected a whole number of 0 or more.');
+  return Number.parseInt(value, 10);
+}
+
+function positiveInt(value: string): number {
+  const n = nonNegativeInt(value);
+  if (n === 0) throw new InvalidArgumentError('expected a whole number of 1 or more.');
+  return n;
 }

@@ -8,6 +8,7 @@ export interface Features {
   letters: number; // ASCII letters
   words: number; // runs of ASCII letters
   caseChanges: number; // lower→upper inside a letter run (camelCase splits tokens)
+  longRunLetters: number; // letters of a run past its 16th: hashes, base64, repeated patterns, not words
   digits: number;
   digitRuns: number;
   punct: number; // ASCII punctuation and symbols
@@ -24,15 +25,18 @@ export interface Features {
 }
 
 export const FEATURE_NAMES: readonly (keyof Features)[] = [
-  'letters', 'words', 'caseChanges', 'digits', 'digitRuns', 'punct', 'spaceRuns', 'spaceExtra',
+  'letters', 'words', 'caseChanges', 'longRunLetters', 'digits', 'digitRuns', 'punct', 'spaceRuns', 'spaceExtra',
   'hangul', 'han', 'kana', 'otherLetters', 'otherSymbols', 'astral', 'controls', 'newlines',
 ];
+
+/** Letters past this many in one run are not part of a dictionary word. */
+const LONG_RUN = 16;
 
 const enum Kind { None, Lower, Upper, Digit, Punct, Space, Other }
 
 export function emptyFeatures(): Features {
   return {
-    letters: 0, words: 0, caseChanges: 0, digits: 0, digitRuns: 0, punct: 0, spaceRuns: 0, spaceExtra: 0,
+    letters: 0, words: 0, caseChanges: 0, longRunLetters: 0, digits: 0, digitRuns: 0, punct: 0, spaceRuns: 0, spaceExtra: 0,
     hangul: 0, han: 0, kana: 0, otherLetters: 0, otherSymbols: 0, astral: 0, controls: 0, newlines: 0,
   };
 }
@@ -43,11 +47,13 @@ export class TokenTally {
   chars = 0;
   private prev: Kind = Kind.None;
   private spaceRun = 0;
+  private letterRun = 0;
 
   add(text: string): void {
     const f = this.f;
     let prev = this.prev;
     let spaceRun = this.spaceRun;
+    let letterRun = this.letterRun;
     const n = text.length;
     for (let i = 0; i < n; i++) {
       const c = text.charCodeAt(i);
@@ -85,8 +91,11 @@ export class TokenTally {
 
       if (kind === Kind.Lower || kind === Kind.Upper) {
         f.letters++;
-        if (prev !== Kind.Lower && prev !== Kind.Upper) f.words++;
-        else if (kind === Kind.Upper && prev === Kind.Lower) f.caseChanges++;
+        if (prev !== Kind.Lower && prev !== Kind.Upper) { f.words++; letterRun = 1; }
+        else {
+          if (kind === Kind.Upper && prev === Kind.Lower) f.caseChanges++;
+          if (++letterRun > LONG_RUN) f.longRunLetters++;
+        }
       } else if (kind === Kind.Digit) {
         f.digits++;
         if (prev !== Kind.Digit) f.digitRuns++;
@@ -102,6 +111,7 @@ export class TokenTally {
     }
     this.prev = prev;
     this.spaceRun = spaceRun;
+    this.letterRun = letterRun;
     this.chars += n;
   }
 

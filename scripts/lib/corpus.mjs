@@ -1,0 +1,154 @@
+// The corpus: real text from node_modules and Debian packages, plus generated text for classes no package
+// holds (numbers, logs, emoji, repeated patterns). Every file goes to one side of a fixed split, by a hash of
+// its path: "fit" files calibrate the weights, "held" files are what the benchmark and held-out errors use.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { root } from './load-src.mjs';
+
+const NM = join(root, 'node_modules');
+const MAX_FILE = 120_000;
+
+function walk(dir, accept, out = [], depth = 0) {
+  if (!existsSync(dir) || depth > 12) return out;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) walk(p, accept, out, depth + 1);
+    else if (e.isFile() && accept(p)) out.push(p);
+  }
+  return out;
+}
+
+const read = (p) => {
+  const b = readFileSync(p);
+  return (p.endsWith('.gz') ? gunzipSync(b) : b).toString('utf8').slice(0, MAX_FILE);
+};
+const stripTags = (html) => html.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/g, '')
+  .replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').replace(/&nbsp;/g, ' ')
+  .replace(/\n{3,}/g, '\n\n');
+const jsonValues = (p) => Object.values(JSON.parse(readFileSync(p, 'utf8'))).join('\n');
+const avgLine = (t) => t.length / Math.max(1, t.split('\n').length);
+
+/** Seeded PRNG, so generated classes are the same on every run. */
+export function rng(seed) {
+  let s = seed >>> 0;
+  return () => { s = (s + 0x6d2b79f5) >>> 0; let t = s; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+}
+
+function generated(kind, seed, size) {
+  const r = rng(seed);
+  const pick = (a) => a[Math.floor(r() * a.length)];
+  const words = read(join(NM, 'typescript', 'README.md')).match(/[A-Za-z]{3,}/g);
+  const out = [];
+  let n = 0;
+  while (n < size) {
+    let line;
+    if (kind === 'numbers') {
+      const cols = 3 + Math.floor(r() * 6);
+      line = Array.from({ length: cols }, () => {
+        const k = r();
+        return k < 0.3 ? String(Math.floor(r() * 1e6)) : k < 0.6 ? (r() * 1000 - 500).toFixed(4) : k < 0.8 ? String(Math.floor(r() * 100)) : (r() * 1e9).toExponential(3);
+      }).join(r() < 0.5 ? ',' : '\t');
+    } else if (kind === 'logs') {
+      const ts = new Date(1.7e12 + Math.floor(r() * 3e10)).toISOString();
+      const ip = `${Math.floor(r() * 256)}.${Math.floor(r() * 256)}.${Math.floor(r() * 256)}.${Math.floor(r() * 256)}`;
+      const id = Math.floor(r() * 2 ** 48).toString(16).padStart(12, '0');
+      line = `${ts} ${pick(['INFO', 'WARN', 'ERROR', 'DEBUG'])} [${pick(['http', 'db', 'worker-3', 'auth'])}] req=${id} ip=${ip} ${Array.from({ length: 3 + Math.floor(r() * 10) }, () => pick(words)).join(' ')} latency=${(r() * 900).toFixed(1)}ms status=${pick([200, 201, 204, 301, 404, 500])}`;
+    } else if (kind === 'emoji') {
+      const emoji = ['😀', '🎉', '👍', '🚀', '🔥', '✅', '❤️', '🙏', '📦', '🐛', '✨', '👨‍💻', '🇫🇷', '⚠️'];
+      line = Array.from({ length: 4 + Math.floor(r() * 12) }, () => (r() < 0.35 ? pick(emoji) : pick(words))).join(' ');
+    } else if (kind === 'repeat') {
+      const unit = pick(['ab', 'xy', 'la', 'ok']);
+      line = unit.repeat(10 + Math.floor(r() * 60));
+    } else {
+      throw new Error(kind);
+    }
+    out.push(line);
+    n += line.length + 1;
+  }
+  return out.join('\n') + '\n';
+}
+
+/** Classes and where their files come from. `ext` names the extension a bench file gets. */
+export const CLASSES = {
+  // English prose: licences and the Debian Reference as plain text (cut in parts, each part a "file").
+  prose: { ext: 'txt', files: () => [
+    ...walk('/usr/share/common-licenses', (p) => !/GPL$|LGPL$|GFDL$/.test(p)),
+    ...walk(NM, (p) => /^(LICENSE|LICENCE|COPYING)/i.test(basename(p))),
+    ...Array.from({ length: 8 }, (_, i) => `/usr/share/debian-reference/debian-reference.en.txt.gz#${i}`),
+  ] },
+  markdown: { ext: 'md', files: () => walk(NM, (p) => /\.(md|markdown)$/i.test(p)) },
+  ts: { ext: 'ts', files: () => walk(NM, (p) => p.endsWith('.ts') && !/\/typescript\/lib\/lib\./.test(p)) },
+  js: { ext: 'js', files: () => walk(NM, (p) => /\.(m|c)?js$/.test(p)).filter((p) => statSync(p).size > 2000) },
+  minified: { ext: 'js', files: () => walk(NM, (p) => /\.(m|c)?js$/.test(p)).filter((p) => statSync(p).size > 20_000) },
+  python: { ext: 'py', files: () => walk('/usr/lib/python3.11', (p) => p.endsWith('.py')) },
+  html: { ext: 'html', files: () => [
+    ...walk('/usr/share/debian-reference', (p) => p.endsWith('.en.html')),
+    ...walk('/usr/share/doc', (p) => p.endsWith('.html') && !/\.(ja|ko|zh)/.test(p)),
+  ] },
+  json: { ext: 'json', files: () => [...walk(NM, (p) => p.endsWith('.json')), join(root, 'package-lock.json')] },
+  ko: { ext: 'txt', files: () => [
+    ...walk('/usr/share/doc/debian/FAQ/ko', (p) => p.endsWith('.html')),
+    join(NM, 'typescript/lib/ko/diagnosticMessages.generated.json'),
+  ] },
+  zh: { ext: 'txt', files: () => [
+    ...walk('/usr/share/man/zh_CN', (p) => p.endsWith('.gz')), ...walk('/usr/share/man/zh_TW', (p) => p.endsWith('.gz')),
+    join(NM, 'typescript/lib/zh-cn/diagnosticMessages.generated.json'), join(NM, 'typescript/lib/zh-tw/diagnosticMessages.generated.json'),
+  ] },
+  ja: { ext: 'txt', files: () => [
+    ...walk('/usr/share/debian-reference', (p) => p.endsWith('.ja.html')),
+    join(NM, 'typescript/lib/ja/diagnosticMessages.generated.json'),
+  ] },
+  ru: { ext: 'txt', files: () => [
+    ...walk('/usr/share/man/ru', (p) => p.endsWith('.gz')),
+    join(NM, 'typescript/lib/ru/diagnosticMessages.generated.json'),
+  ] },
+  numbers: { ext: 'csv', generated: true },
+  logs: { ext: 'log', generated: true },
+  emoji: { ext: 'txt', generated: true },
+  repeat: { ext: 'txt', generated: true },
+};
+
+function textOf(cls, p) {
+  if (/diagnosticMessages/.test(p)) return jsonValues(p);
+  const part = /^(.*)#(\d+)$/.exec(p);
+  if (part) {
+    const all = (p.endsWith('.gz') || part[1].endsWith('.gz') ? gunzipSync(readFileSync(part[1])) : readFileSync(part[1])).toString('utf8');
+    const size = Math.ceil(all.length / 8);
+    return all.slice(Number(part[2]) * size, (Number(part[2]) + 1) * size).slice(0, MAX_FILE);
+  }
+  const t = read(p);
+  if ((cls === 'ko' || cls === 'ja') && p.endsWith('.html')) return stripTags(t);
+  return t;
+}
+
+export function side(path) {
+  return createHash('sha1').update(path.replace(root, '')).digest()[0] % 3 === 0 ? 'held' : 'fit';
+}
+
+/** The texts of one class on one side of the split, up to `budget` characters in total. */
+export function texts(cls, which, budget) {
+  const spec = CLASSES[cls];
+  if (spec.generated) {
+    return [{ path: `generated:${cls}:${which}`, text: generated(cls, which === 'fit' ? 1 : 2, budget) }];
+  }
+  const files = spec.files().filter((p) => side(p) === which).sort();
+  // Spread the budget over many files: a deterministic shuffle, then take until full.
+  const r = rng(cls.length * 7919 + (which === 'fit' ? 1 : 2));
+  const order = files.map((p) => [r(), p]).sort((a, b) => a[0] - b[0]).map((x) => x[1]);
+  const out = [];
+  let total = 0;
+  for (const p of order) {
+    if (total >= budget) break;
+    let text;
+    try { text = textOf(cls, p); } catch { continue; }
+    if (text.includes('\0') || text.length < 200) continue;
+    const long = avgLine(text) > 400;
+    if (cls === 'minified' ? !long : long) continue;
+    if (cls !== 'minified' && /\.(m|c)?js$/.test(p) && /\.min\./.test(p)) continue;
+    out.push({ path: p, text: text.slice(0, budget - total + 2000) });
+    total += out[out.length - 1].text.length;
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+// Real tokenizers from npm, and the "Claude-dense" tokenizer: o200k_base counts scaled per token class to the
+// public count_tokens figures for Claude 4.7 (docs/CALIBRATION.md, "The Claude-dense tokenizer").
+import { encode as o200k, decode as o200kDecode } from 'gpt-tokenizer/encoding/o200k_base';
+import { encode as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+import { countTokens as claudeLegacy } from '@anthropic-ai/tokenizer';
+import llama3 from 'llama3-tokenizer-js';
+
+/** Characters per token on Claude 4.7 (public count_tokens figures); the level the Claude-dense tokenizer hits. */
+export const CLAUDE_47_CHARS_PER_TOKEN = { prose: 3.6, ts: 2.7, python: 3.1, html: 2.3, json: 2.5, ko: 1.6, repeat: 1.5 };
+
+// Special-token text such as <|endoftext|> inside a file is plain text to a Read.
+const PLAIN = { disallowedSpecial: new Set() };
+export const REAL = {
+  o200k: (s) => o200k(s, PLAIN).length,
+  cl100k: (s) => cl100k(s, PLAIN).length,
+  llama3: (s) => llama3.encode(s, { bos: false, eos: false }).length,
+  'claude-legacy': (s) => claudeLegacy(s),
+};
+
+/** Token classes of o200k tokens, by the characters a token decodes to. */
+export const TOKEN_CLASSES = ['word', 'digit', 'space', 'punct', 'hangul', 'cjk', 'other'];
+const classOfId = new Map();
+function tokenClass(id) {
+  let c = classOfId.get(id);
+  if (c !== undefined) return c;
+  const s = o200kDecode([id]);
+  if (/[A-Za-z]/.test(s)) c = 'word';
+  else if (/[\uac00-\ud7a3\u1100-\u11ff]/.test(s)) c = 'hangul';
+  else if (/[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/.test(s)) c = 'cjk';
+  else if (/^[\s]+$/.test(s)) c = 'space';
+  else if (/^[\s\d]+$/.test(s)) c = 'digit';
+  else if (/^[\x20-\x7e\s]+$/.test(s)) c = 'punct';
+  else c = 'other';
+  classOfId.set(id, c);
+  return c;
+}
+
+/** o200k token counts per token class; long ASCII letter runs (hashes, repeated patterns) apart. */
+export function o200kByClass(text) {
+  const counts = Object.fromEntries(TOKEN_CLASSES.map((c) => [c, 0]));
+  let longRunChars = 0;
+  let longRunTokens = 0;
+  const parts = text.split(LONG_RUN);
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if (part.length === 0) continue;
+    if (i % 2 === 1) { longRunChars += part.length; longRunTokens += o200k(part, PLAIN).length; continue; }
+    for (const id of o200k(part, PLAIN)) counts[tokenClass(id)]++;
+  }
+  return { counts, longRunChars, longRunTokens };
+}
+export const LONG_RUN = /([A-Za-z]{24,})/;
+
+/** Per-token-class multipliers: CJK tokens scaled so Korean hits its figure; digits and whitespace "barely
+ * differ between tokenizer generations". Fitted by scripts/calibrate.mjs --write. */
+export const CLAUDE_DENSE_SCALE = {
+  word: 1, digit: 1, space: 1, punct: 1, hangul: 1.513, cjk: 1.513, other: 1,
+};
+
+/** Per-file-class multipliers on top: each class with a public figure hits it on the fit side; a class
+ * without one borrows the nearest class's (js, minified → TypeScript; logs, emoji, other scripts → prose).
+ * Fitted by scripts/calibrate.mjs --write. */
+export const CLAUDE_DENSE_CLASS = {
+  prose: 1.177, ts: 1.406, python: 1.328, html: 1.477, json: 1.243,
+};
+export const CLASS_FIGURE_OF = {
+  prose: 'prose', markdown: 'prose', ts: 'ts', js: 'ts', minified: 'ts', python: 'python', html: 'html', json: 'json',
+  logs: 'prose', emoji: 'prose', ru: 'prose',
+};
+export const classFactor = (cls, table = CLAUDE_DENSE_CLASS) => table[CLASS_FIGURE_OF[cls]] ?? 1;
+
+export function claudeDenseFrom(byClass, factor = 1, scale = CLAUDE_DENSE_SCALE) {
+  let t = 0;
+  for (const c of TOKEN_CLASSES) t += byClass.counts[c] * scale[c] * factor;
+  // A repeated two-letter pattern ran at 1.5 characters per token on Claude 4.7; a long letter run is never
+  // counted as less dense than that.
+  t += Math.max(byClass.longRunTokens * scale.word * factor, byClass.longRunChars / CLAUDE_47_CHARS_PER_TOKEN.repeat);
+  return t;
+}
+
+/** The Claude-dense count of a text of a known corpus class. */
+export const claudeDense = (s, cls) => claudeDenseFrom(o200kByClass(s), classFactor(cls));
