@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -41,7 +42,7 @@ describe('mergePagerHooks', () => {
     expect(Object.keys(settings)).toEqual(['model', 'hooks', 'permissions']);
     const hooks = settings.hooks as JsonObject;
     expect(Object.keys(hooks)).toEqual(['PreToolUse', 'Stop', 'PostToolUse', 'PostToolUseFailure']);
-    expect(hooks.PreToolUse).toEqual([before.hooks && (before.hooks as JsonObject).PreToolUse![0], entry(`${INV} pre`)].flat());
+    expect(hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh' }] }, entry(`${INV} pre`)]);
     expect(hooks.Stop).toEqual((before.hooks as JsonObject).Stop);
     expect(before.hooks).toEqual({
       PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh' }] }],
@@ -199,7 +200,7 @@ describe('diagnosis', () => {
   const settings = (label: string, s: JsonObject): Source => ({ label, settings: s, kind: 'settings' });
 
   it('keeps the supported Node range equal to package.json engines', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
+    const pkg = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { engines: { node: string } };
     expect(SUPPORTED_NODE).toBe(pkg.engines.node);
     expect(nodeFinding('v18.20.0').level).toBe('fail');
     expect(nodeFinding('v20.0.0').level).toBe('ok');
