@@ -15,6 +15,7 @@ export type ReadInput = z.infer<typeof ReadInput>;
 
 const common = {
   session_id: z.string(),
+  transcript_path: z.optional(z.string()),
   tool_name: z.literal('Read'),
   tool_use_id: z.string(),
   tool_input: ReadInput,

@@ -4,11 +4,12 @@ import { closeSync, openSync, readSync, constants } from 'node:fs';
 import { resolveCap } from '../estimate/cap.js';
 import { learnedRatio, withLearned, withoutPlan, type Plan, type SessionState } from '../state/session.js';
 import { regularFile, type HookContext } from './context.js';
-import type { PostEvent, PostToolUse, PostToolUseFailure } from './input.js';
+import { ReadInput, type PostEvent, type PostToolUse, type PostToolUseFailure } from './input.js';
 import { budgetFor, fitWindow, measureWindow, skipOversize } from './measure.js';
 import { refusalNote, shortWindowNote, type NextWindow, type RefusalAdvice } from './note.js';
 import { parseRefusal } from './refusal.js';
 import { classifyRead } from './request.js';
+import { modelInput } from './transcript.js';
 
 export function handlePost(event: PostEvent, ctx: HookContext): string | undefined {
   const state = ctx.store.read(event.session_id);
@@ -28,13 +29,14 @@ function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: Session
 
   const returnedFirst = Math.max(1, out.startLine); // offset 0 labels line 1 as 0
   const returnedLast = returnedFirst + out.numLines - 1;
-  const askedFirst = plan?.askedFirst ?? returnedFirst;
-  const askedLines = plan ? plan.askedLines : input.limit;
-  const askedLast = askedLines === undefined ? undefined : Math.min(askedFirst + askedLines - 1, out.totalLines);
   const file = regularFile(input.file_path, event.cwd);
   // The engine counts the empty line after a final newline; nobody needs a window for it.
-  const lastWanted = askedLast ?? out.totalLines;
-  const end = lastWanted === out.totalLines && file && endsWithNewline(file.path, file.stat.size) ? lastWanted - 1 : lastWanted;
+  const lastLine = file && endsWithNewline(file.path, file.stat.size) ? out.totalLines - 1 : out.totalLines;
+  if (returnedLast >= lastLine) return undefined;
+
+  const asked = plan ? { first: plan.askedFirst, lines: plan.askedLines } : askedByModel(event, returnedFirst);
+  const askedLast = asked.lines === undefined ? undefined : Math.min(asked.first + asked.lines - 1, lastLine);
+  const end = askedLast ?? lastLine;
   if (returnedLast >= end) return undefined;
 
   const cap = plan?.cap ?? resolveCap(ctx.env, state.cap).cap;
@@ -56,10 +58,23 @@ function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: Session
     returnedLast,
     askedLast,
     clampedUnderCap: plan ? plan.cap : undefined,
-    wasWholeFileRead: plan !== undefined && plan.askedLines === undefined && plan.askedFirst === 1,
+    wasWholeFileRead: asked.lines === undefined && asked.first === 1,
     oversize,
     next,
   });
+}
+
+/** The window the model asked for, from its own tool_use in the transcript: the input that ran may have
+ * been shortened by another hook. Falls back to the input that ran. */
+function askedByModel(event: PostToolUse, returnedFirst: number): { first: number; lines: number | undefined } {
+  const ran = { first: returnedFirst, lines: event.tool_input.limit };
+  const model = ReadInput.safeParse(modelInput(event.transcript_path, event.tool_use_id));
+  if (!model.success || model.data.file_path !== event.tool_input.file_path) return ran;
+  const request = classifyRead(model.data);
+  if (request.kind === 'window' && request.first === returnedFirst && request.lines > (ran.lines ?? Infinity)) {
+    return { first: request.first, lines: request.lines };
+  }
+  return ran;
 }
 
 /** From `first` to `end`, or a page of `pageLines` when the model asked for everything to the end. */

@@ -184,6 +184,21 @@ describe('pass-through: no output at all, exit 0', () => {
   });
 });
 
+describe('a window shortened by another hook', () => {
+  it('post finds the model\'s own ask in the transcript and names the rest', () => {
+    const file = join(dir, 'big.txt');
+    const transcript = join(dir, 'transcript.jsonl');
+    writeFileSync(transcript, `${JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 'toolu_other', name: 'Read', input: { file_path: file, offset: 100, limit: 200 } }] } })}\n`);
+    const ran = { file_path: file, offset: 100, limit: 50 }; // what another hook let run
+    const event = { ...postEvent('sess-other-hook', 'toolu_other', ran, engineRead(file, 100, 50)), transcript_path: transcript };
+    const r = runHook('post', event, env);
+    expect(r.json.hookSpecificOutput.additionalContext).toContain('returned lines 100-149 of the requested 100-299 (the window was shortened before it ran)');
+    expect(r.json.hookSpecificOutput.additionalContext).toContain('offset=150 limit=150');
+    // Without the transcript there is nothing to say: the window that ran came back whole.
+    expect(runHook('post', postEvent('sess-other-hook', 'toolu_other', ran, engineRead(file, 100, 50)), env).stdout).toBe('');
+  });
+});
+
 describe('post after a refusal', () => {
   it('reads the engine\'s count, names a window that fits, and the next pre uses what it learned', () => {
     const file = join(dir, 'big.txt');

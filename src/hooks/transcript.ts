@@ -1,0 +1,58 @@
+// The model's own tool input, read back from the session transcript. The post hooks see only the input that
+// ran; when another hook shortened a window, the transcript still holds what the model asked for (the engine
+// writes the assistant's tool_use line before it runs any hook).
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+
+/** The tool_use is among the last lines written: the tail is enough, whatever the transcript's size. */
+const TAIL_BYTES = 1024 * 1024;
+
+export function modelInput(transcriptPath: unknown, toolUseId: string): Record<string, unknown> | undefined {
+  if (typeof transcriptPath !== 'string' || transcriptPath.length === 0 || transcriptPath.includes('\0')) return undefined;
+  try {
+    const fd = openSync(transcriptPath, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) return undefined;
+      const length = Math.min(st.size, TAIL_BYTES);
+      const buf = Buffer.allocUnsafe(length);
+      const n = readSync(fd, buf, 0, length, st.size - length);
+      return findToolInput(buf.subarray(0, n).toString('utf8'), toolUseId);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** The input of the tool_use block with this id, in the last JSONL line that holds it. Pure. */
+export function findToolInput(jsonl: string, toolUseId: string): Record<string, unknown> | undefined {
+  const needle = `"id":${JSON.stringify(toolUseId)}`;
+  let at = jsonl.lastIndexOf(needle);
+  while (at >= 0) {
+    const start = jsonl.lastIndexOf('\n', at) + 1;
+    const endNl = jsonl.indexOf('\n', at);
+    const line = jsonl.slice(start, endNl < 0 ? jsonl.length : endNl);
+    const input = toolUseIn(line, toolUseId);
+    if (input) return input;
+    at = start > 0 ? jsonl.lastIndexOf(needle, start - 1) : -1;
+  }
+  return undefined;
+}
+
+function toolUseIn(line: string, toolUseId: string): Record<string, unknown> | undefined {
+  let record: unknown;
+  try {
+    record = JSON.parse(line);
+  } catch {
+    return undefined; // the first line of the tail may be cut
+  }
+  const content = (record as { message?: { content?: unknown } } | null)?.message?.content;
+  if (!Array.isArray(content)) return undefined;
+  for (const block of content) {
+    if (block && block.type === 'tool_use' && block.id === toolUseId && block.input && typeof block.input === 'object') {
+      return block.input as Record<string, unknown>;
+    }
+  }
+  return undefined;
+}
