@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+// `npm run bench`: how close to the cap the pager's clamps land, and what `pre` costs. Prints figures; it is
+// never a timed test. Usage: node scripts/bench.mjs [--quick] [--no-speed] [--no-quality]
+//
+// Quality: one file per corpus class, built from held-out files (never used by scripts/calibrate.mjs) or
+// generated; windows from several start lines, each asking for the rest of the file. For each window: the
+// pager's clamp (fitWindow, as `pre` runs it) and the naive rule (3.5 characters per token, 8-character line
+// prefix), then the clamped text's true tokens under each tokenizer: refused when over the cap and longer than
+// the never-counted floor; fill = true tokens / cap.
+// Speed: whole-process `pre` against bare `node -e 0`, median of many runs, and peak RSS of `pre`.
+import { spawnSync, execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLASSES, texts } from './lib/corpus.mjs';
+import { loadEstimator, root } from './lib/load-src.mjs';
+import { REAL, claudeDense } from './lib/tokenizers.mjs';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const CAP = 25_000;
+const FILE_CHARS = quick ? 160_000 : 320_000;
+const STARTS = quick ? 3 : 5;
+const tmp = mkdtempSync(join(tmpdir(), 'rcp-bench-'));
+const est = await loadEstimator();
+
+try {
+  if (!args.includes('--no-quality')) quality();
+  if (!args.includes('--no-speed')) speed();
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+function quality() {
+  const tokenizers = { ...REAL, 'claude-dense': null };
+  const names = Object.keys(tokenizers);
+  const rows = [];
+  const totals = { pager: {}, naive: {} };
+  for (const cls of Object.keys(CLASSES)) {
+    const text = texts(cls, 'held', FILE_CHARS).map((t) => t.text.replace(/\r\n/g, '\n')).join('\n');
+    const path = join(tmp, `${cls}.${CLASSES[cls].ext}`);
+    writeFileSync(path, text);
+    const lines = text.split('\n');
+    const count = (k, s) => (k === 'claude-dense' ? claudeDense(s, cls) : tokenizers[k](s));
+    const stat = { pager: {}, naive: {} };
+    for (const m of ['pager', 'naive']) for (const k of names) stat[m][k] = { windows: 0, refused: 0, fill: 0 };
+    for (let s = 0; s < STARTS; s++) {
+      const first = 1 + Math.floor((s / STARTS) * lines.length * 0.7);
+      const budget = est.budgetFor(path, CAP, undefined, Infinity);
+      const fit = est.fitWindow(path, first, budget, Date.now() + 60_000);
+      const plans = { pager: fit.whole ? 0 : fit.lines, naive: naiveLines(lines, first - 1) };
+      for (const [m, n] of Object.entries(plans)) {
+        if (n <= 0 || first - 1 + n >= lines.length) continue; // not clamped: nothing to judge
+        const window = lines.slice(first - 1, first - 1 + n).join('\n');
+        for (const k of names) {
+          const t = count(k, window);
+          const st = stat[m][k];
+          st.windows++;
+          if (t > CAP && window.length > est.neverCountedChars(CAP, path)) st.refused++;
+          st.fill += t / CAP;
+        }
+      }
+    }
+    rows.push([cls, stat]);
+    for (const m of ['pager', 'naive']) for (const k of names) {
+      const T = (totals[m][k] ??= { windows: 0, refused: 0, fill: 0 });
+      T.windows += stat[m][k].windows; T.refused += stat[m][k].refused; T.fill += stat[m][k].fill;
+    }
+    process.stderr.write(`  ${cls} done\n`);
+  }
+  const cell = (st) => (st.windows === 0 ? '—'.padStart(13) : `${st.refused}/${st.windows} ${(st.fill / st.windows).toFixed(2)}`.padStart(13));
+  console.log(`\nQUALITY at cap ${CAP}: refused/clamped windows and mean fill (true tokens / cap) per class`);
+  for (const m of ['pager', 'naive']) {
+    console.log(`\n${m === 'pager' ? 'read-ceiling-pager estimate (PRIOR_SAFETY ' + est.PRIOR_SAFETY + ')' : 'naive rule: (chars + 8 per line) / 3.5'}`);
+    console.log(['class'.padEnd(10), ...names.map((k) => k.padStart(13))].join(' '));
+    for (const [cls, stat] of rows) console.log([cls.padEnd(10), ...names.map((k) => cell(stat[m][k]))].join(' '));
+    console.log(['all'.padEnd(10), ...names.map((k) => cell(totals[m][k]))].join(' '));
+  }
+}
+
+/** Lines the naive rule allows from line index `from`: (characters + 8-character prefix) / 3.5 per line. */
+function naiveLines(lines, from) {
+  let tokens = 0;
+  let n = 0;
+  for (let i = from; i < lines.length; i++) {
+    tokens += (lines[i].length + 8) / 3.5;
+    if (tokens > CAP) break;
+    n++;
+  }
+  return n;
+}
+
+function speed() {
+  const bin = join(root, 'bin', 'read-ceiling-pager.js');
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+  const env = { ...process.env, READ_CEILING_PAGER_STATE_DIR: join(tmp, 'state'), CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS: '' };
+  const small = join(tmp, 'small.ts');
+  writeFileSync(small, 'export const x = 1;\n'.repeat(3000)); // 60 KB: over the fast-path size, a window that fits
+  const big = join(tmp, 'big.ts');
+  const unit = readFileSync(join(root, 'src/estimate/density.ts'), 'utf8');
+  writeFileSync(big, unit.repeat(Math.ceil((4 << 20) / unit.length)).slice(0, 4 << 20));
+  const huge = join(tmp, 'huge.log');
+  // 1 GiB: 4 MiB of log text at the start, the rest a sparse hole (read as NUL lines if anyone got that far).
+  writeFileSync(huge, readFileSync(big));
+  const fd = openSync(huge, 'r+');
+  writeSync(fd, Buffer.from('\n'), 0, 1, (1 << 30) - 1);
+  closeSync(fd);
+
+  const event = (file, offset, limit) => JSON.stringify({
+    session_id: 'bench', tool_name: 'Read', tool_use_id: `t${Math.random()}`, hook_event_name: 'PreToolUse', cwd: tmp,
+    tool_input: { file_path: file, offset, limit },
+  });
+  const reps = quick ? 15 : 41;
+  const timeOf = (argv, input) => {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, argv, { input, env, encoding: 'utf8' });
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
+    return { ms, out: r.stdout };
+  };
+  const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
+  const cases = [
+    ['small file (60 KB, window fits)', event(small, 1, 500)],
+    ['4 MiB file, clamped', event(big, 1, 100000)],
+    ['1 GiB file, window near the start', event(huge, 10, 100000)],
+  ];
+  const baseline = [];
+  const times = cases.map(() => []);
+  for (let i = 0; i < reps; i++) { // interleaved, so drift on a shared machine hits every case alike
+    baseline.push(timeOf(['-e', '0']).ms);
+    cases.forEach(([, input], k) => times[k].push(timeOf([bin, 'pre'], input).ms));
+  }
+  const base = median(baseline);
+  console.log(`\nSPEED: whole-process time, median of ${reps} runs; bare \`node -e 0\` = ${base.toFixed(1)} ms`);
+  cases.forEach(([name, input], k) => {
+    const out = timeOf([bin, 'pre'], input).out.trim();
+    const limit = out ? JSON.parse(out).hookSpecificOutput.updatedInput.limit : 'unchanged';
+    const rss = peakRss(bin, input, env);
+    console.log(`  ${name.padEnd(36)} ${median(times[k]).toFixed(1).padStart(7)} ms  ${(median(times[k]) / base).toFixed(2)}× node  peak RSS ${rss}  limit → ${limit}`);
+  });
+  const rssNode = peakRss('-e', '0', env, true);
+  console.log(`  ${'bare node -e 0'.padEnd(36)} ${base.toFixed(1).padStart(7)} ms  1.00× node  peak RSS ${rssNode}`);
+}
+
+function peakRss(bin, input, env, bare = false) {
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...(bare ? ['-e', '0'] : [bin, 'pre'])], { input: bare ? '' : input, env, encoding: 'utf8' });
+  const kb = Number(r.stderr.trim().split('\n').pop());
+  return Number.isFinite(kb) ? `${(kb / 1024).toFixed(0)} MiB` : 'n/a';
+}

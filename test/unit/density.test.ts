@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { estimateTokens, FEATURE_NAMES, TokenTally, tokensOf } from '../../src/estimate/density.js';
+import { WEIGHTS } from '../../src/estimate/weights.js';
+
+const features = (text: string) => {
+  const t = new TokenTally();
+  t.add(text);
+  return { ...t.f, chars: t.chars };
+};
+
+describe('TokenTally character classes', () => {
+  it('counts ASCII letters, words and camelCase splits', () => {
+    const f = features('fooBar baz');
+    expect(f.letters).toBe(9);
+    expect(f.words).toBe(2);
+    expect(f.caseChanges).toBe(1);
+  });
+
+  it('counts letters past the 16th of one run as a long run, not a word', () => {
+    const f = features(`${'ab'.repeat(20)} short`);
+    expect(f.words).toBe(2);
+    expect(f.longRunLetters).toBe(40 - 16);
+  });
+
+  it('counts digits, digit runs, punctuation, whitespace runs and newlines', () => {
+    const f = features('x = 12345;\n    return 7;\t\t\n');
+    expect(f.digits).toBe(6);
+    expect(f.digitRuns).toBe(2);
+    expect(f.punct).toBe(3);
+    expect(f.spaceRuns).toBe(2); // the 4-space indent and the two tabs
+    expect(f.spaceExtra).toBe(3 + 1);
+    expect(f.newlines).toBe(2);
+  });
+
+  it('sorts scripts: Hangul, Han, Kana, other letters, other symbols', () => {
+    const f = features('한국어 中文 かなカナ Привет «»');
+    expect(f.hangul).toBe(3);
+    expect(f.han).toBe(2);
+    expect(f.kana).toBe(4);
+    expect(f.otherLetters).toBe(6);
+    expect(f.otherSymbols).toBe(2);
+  });
+
+  it('counts an astral code point once, and UTF-16 length as the engine measures', () => {
+    const f = features('😀a𠀀');
+    expect(f.astral).toBe(2);
+    expect(f.chars).toBe(5);
+  });
+
+  it('counts control characters but not tab or newline', () => {
+    expect(features('\u0001\u001b\t\n').controls).toBe(2);
+  });
+
+  it('gives the same features whatever the chunking, even mid-run and mid-surrogate-pair', () => {
+    const text = 'camelCaseIdentifier   12345 ' + 'xy'.repeat(30) + ' 😀 한국어\n  done';
+    const whole = features(text);
+    for (const size of [1, 2, 3, 7]) {
+      const t = new TokenTally();
+      for (let i = 0; i < text.length; i += size) t.add(text.slice(i, i + size));
+      expect({ ...t.f, chars: t.chars }).toEqual(whole);
+    }
+  });
+});
+
+describe('the estimate', () => {
+  it('is linear in the features with the fitted weights', () => {
+    const t = new TokenTally();
+    t.add('Hello, world 42\n');
+    expect(t.tokens()).toBeCloseTo(tokensOf(t.f, WEIGHTS));
+    expect(FEATURE_NAMES.length).toBe(Object.keys(WEIGHTS).length);
+  });
+
+  it('is zero for empty text and positive for any other', () => {
+    expect(estimateTokens('')).toBe(0);
+    for (const s of ['a', '1', '.', '한', '😀', '\n']) expect(estimateTokens(s)).toBeGreaterThan(0);
+  });
+
+  it('puts dense text above sparse text of the same length', () => {
+    const n = 6000;
+    const prose = 'the quick brown fox jumps over the lazy dog and keeps running '.repeat(200).slice(0, n);
+    const korean = '한국어 텍스트는 문자당 토큰이 많습니다 '.repeat(400).slice(0, n);
+    const repeat = 'ab'.repeat(n / 2);
+    expect(estimateTokens(korean)).toBeGreaterThan(estimateTokens(prose) * 1.5);
+    expect(estimateTokens(repeat)).toBeGreaterThan(estimateTokens(prose) * 1.5);
+  });
+
+  it('keeps every class of dense text safe: CJK and long letter runs at least 1/1.6 and 1/1.5 tokens a character', () => {
+    expect(estimateTokens('한국어'.repeat(1000))).toBeGreaterThanOrEqual(3000 / 1.6);
+    expect(estimateTokens('ab'.repeat(1500))).toBeGreaterThanOrEqual(3000 / 1.5 * 0.95);
+  });
+});

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NotARegularFile, scanWindow } from '../../src/estimate/window.js';
+import { WindowFit } from '../../src/estimate/fit.js';
+
+/** A fit that records the lines it is fed, up to `max` lines. */
+class Recorder {
+  lines: string[] = [];
+  current: string | undefined;
+  eof = false;
+  constructor(private readonly max = Infinity) {}
+  addText(chunk: string): boolean { this.current = (this.current ?? '') + chunk; return true; }
+  endLine(): boolean {
+    this.lines.push(this.current ?? '');
+    this.current = undefined;
+    return this.lines.length < this.max;
+  }
+  endOfFile(): void { this.eof = true; }
+}
+
+let dir: string;
+beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'rcp-window-')); });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, content: Buffer | string): string {
+  const p = join(dir, name);
+  writeFileSync(p, content);
+  return p;
+}
+function scan(path: string, startLine = 1, max = Infinity) {
+  const rec = new Recorder(max);
+  const result = scanWindow(path, startLine, rec as unknown as WindowFit, Date.now() + 60_000);
+  return { ...result, lines: rec.lines, eof: rec.eof };
+}
+
+describe('scanWindow sees the file as the engine does', () => {
+  it('strips a UTF-8 BOM', () => {
+    expect(scan(file('bom.txt', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('héllo\nworld')]))).lines).toEqual(['héllo', 'world']);
+  });
+
+  it('decodes UTF-16LE with a BOM', () => {
+    const p = file('u16.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('한국어\r\nline two\n', 'utf16le')]));
+    expect(scan(p).lines).toEqual(['한국어', 'line two', '']);
+  });
+
+  it('treats CRLF as LF, also when the CR ends one 64 KiB chunk and the LF starts the next', () => {
+    const first = 'a'.repeat(64 * 1024 - 1); // its CR is the chunk's last byte
+    const p = file('crlf.txt', `${first}\r\nsecond\r\nthird`);
+    expect(scan(p).lines).toEqual([first, 'second', 'third']);
+  });
+
+  it('keeps a lone CR inside a line and drops a lone trailing CR', () => {
+    expect(scan(file('cr.txt', 'a\rb\nend\r')).lines).toEqual(['a\rb', 'end']);
+  });
+
+  it('ends a file without a final newline on its last line, and counts the empty line after one', () => {
+    expect(scan(file('nofinal.txt', 'one\ntwo')).lines).toEqual(['one', 'two']);
+    expect(scan(file('final.txt', 'one\ntwo\n')).lines).toEqual(['one', 'two', '']);
+  });
+
+  it('reads an empty file as one empty line', () => {
+    const r = scan(file('empty.txt', ''));
+    expect(r.lines).toEqual(['']);
+    expect(r.eof).toBe(true);
+  });
+
+  it('starts at startLine and says when the file has fewer lines', () => {
+    const p = file('ten.txt', Array.from({ length: 10 }, (_, i) => `L${i + 1}`).join('\n'));
+    expect(scan(p, 9).lines).toEqual(['L9', 'L10']);
+    const beyond = scan(p, 12);
+    expect(beyond.startBeyondEnd).toBe(true);
+    expect(beyond.lines).toEqual([]);
+  });
+
+  it('feeds a 450,000-character line whole, in pieces, and the line after it', () => {
+    const long = 'x'.repeat(450_000);
+    const fit = new WindowFit({ cap: Infinity, charFloor: Infinity, ratio: 1, safety: 1, maxLines: Infinity });
+    scanWindow(file('long.txt', `${long}\nafter\n`), 1, fit, Date.now() + 60_000);
+    expect(fit.result()).toMatchObject({ lines: 3, whole: true, chars: 450_000 + 1 + 5 + 1 });
+    expect(scan(join(dir, 'long.txt'), 2).lines).toEqual(['after', '']);
+  });
+
+  it('stops early: a window near the start of a 4 GiB sparse file reads only its first chunks', () => {
+    const p = join(dir, 'huge.log');
+    writeFileSync(p, Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
+    const fd = openSync(p, 'r+');
+    writeSync(fd, Buffer.from('\n'), 0, 1, 4 * 1024 ** 3);
+    closeSync(fd);
+    const r = scan(p, 5, 3);
+    expect(r.lines).toEqual(['line 5', 'line 6', 'line 7']);
+    expect(r.eof).toBe(false);
+    expect(r.timedOut).toBe(false);
+    const fit = new WindowFit({ cap: 25_000, charFloor: 25_000, ratio: 1, safety: 1.1, maxLines: 10 });
+    expect(scanWindow(p, 1, fit, Date.now() + 60_000).eof).toBe(false);
+    expect(fit.result()).toMatchObject({ lines: 10, whole: true });
+  });
+
+  it('gives up at the deadline rather than read on', () => {
+    const r = scanWindow(file('late.txt', 'a\nb\n'), 1, new Recorder() as unknown as WindowFit, Date.now() - 1);
+    expect(r.timedOut).toBe(true);
+  });
+
+  it('refuses a directory', () => {
+    const d = join(dir, 'sub');
+    mkdirSync(d);
+    expect(() => scan(d)).toThrow(NotARegularFile);
+  });
+});
