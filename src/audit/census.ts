@@ -149,6 +149,29 @@ export class Census {
     this.current = { project, calls: new Map(), order: [], pagerSeen: false };
   }
 
+  /**
+   * One line as bytes. The bulky records the census takes nothing from (API request copies, prompt snapshots, skill
+   * listings) are recognised by their opening bytes and never decoded or parsed: most of a transcript's bytes are
+   * theirs. Every other line goes through `line()`. Both paths give the same census (tested).
+   */
+  lineBytes(buf: Buffer): void {
+    const skip = skippable(buf);
+    if (!skip) { this.line(buf.toString('utf8')); return; }
+    const t = this.current;
+    if (!t) throw new Error('lineBytes() before startTranscript()');
+    this.scan.lines++;
+    this.scan.records++;
+    if (skip === 'attachment') {
+      const sessionId = stringField(buf, 'sessionId');
+      const at = stringField(buf, 'timestamp');
+      const time = at === undefined ? undefined : Date.parse(at);
+      if (sessionId && (time === undefined || !Number.isFinite(time) || (time >= this.opts.since && time <= this.opts.until))) {
+        this.sessions.add(sessionId);
+        if (this.opts.byProject) this.project(t.project).sessions.add(sessionId);
+      }
+    }
+  }
+
   /** One line of a transcript: parsed, classified and counted; a line that is not JSON is counted and skipped. */
   line(text: string): void {
     if (text.trim() === '') return;
@@ -298,6 +321,45 @@ export class Census {
     }
     return f;
   }
+}
+
+const TYPE_FIRST = Buffer.from('{"type":"');
+const PARENT_FIRST = Buffer.from('{"parentUuid":');
+const ATTACHMENT_TYPE = Buffer.from('"attachment":{"type":"');
+/** Non-conversational records written with their type first, that hold nothing for the census. */
+const SKIP_TYPES = new Set(['api-request', 'api-request-shape', 'api-request-blob', 'queue-operation', 'atis-latch', 'cost-state', 'last-prompt', 'tools-used', 'file-history-snapshot']);
+/** Attachments the census reads; every other attachment only shows that its session was active. */
+const READ_ATTACHMENTS = new Set(['read_truncation_notice', 'hook_success', 'hook_additional_context']);
+
+/** 'record' or 'attachment' when a line can be counted without parsing it, or undefined. */
+function skippable(buf: Buffer): 'record' | 'attachment' | undefined {
+  let end = buf.length - 1;
+  while (end >= 0 && (buf[end] === 0x20 || buf[end] === 0x0d || buf[end] === 0x09)) end--;
+  if (end < 0 || buf[end] !== 0x7d) return undefined; // not ending in `}`: let the parser judge it
+  if (buf.subarray(0, TYPE_FIRST.length).equals(TYPE_FIRST)) {
+    const close = buf.indexOf(0x22, TYPE_FIRST.length);
+    return close > 0 && SKIP_TYPES.has(buf.toString('latin1', TYPE_FIRST.length, close)) ? 'record' : undefined;
+  }
+  if (buf.subarray(0, PARENT_FIRST.length).equals(PARENT_FIRST)) {
+    // The attachment's own type comes early; anything nested inside it is escaped, so this is the real one.
+    const at = buf.indexOf(ATTACHMENT_TYPE);
+    if (at < 0 || at > 400) return undefined;
+    const from = at + ATTACHMENT_TYPE.length;
+    const close = buf.indexOf(0x22, from);
+    if (close < 0 || close - from > 64) return undefined;
+    return READ_ATTACHMENTS.has(buf.toString('latin1', from, close)) ? undefined : 'attachment';
+  }
+  return undefined;
+}
+
+/** The last top-level `"name":"value"` string in a record's bytes (its envelope fields come last). */
+function stringField(buf: Buffer, name: string): string | undefined {
+  const key = Buffer.from(`"${name}":"`);
+  const at = buf.lastIndexOf(key);
+  if (at < 0) return undefined;
+  const from = at + key.length;
+  const close = buf.indexOf(0x22, from);
+  return close > from && close - from < 200 ? buf.toString('utf8', from, close) : undefined;
 }
 
 /** What one Read contributes, judged with the Reads of the same file that came after it. */

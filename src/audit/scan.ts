@@ -2,7 +2,6 @@
 import { createReadStream, readdirSync, statSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Census } from './census.js';
 
 export interface Transcript {
@@ -80,15 +79,30 @@ function walk(dir: string, depth: number, visit: (path: string, size: number, mt
 /** Streams one transcript into the census. Malformed lines are counted and skipped; nothing here throws. */
 export async function readTranscript(t: Transcript, census: Census, onBytes?: (n: number) => void): Promise<void> {
   census.startTranscript(t.project, t.size);
-  const stream = createReadStream(t.path, { encoding: 'utf8', highWaterMark: 1 << 20 });
-  if (onBytes) stream.on('data', (chunk) => onBytes(Buffer.byteLength(chunk as string)));
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  // Bytes, not text: most lines are never decoded (see Census.lineBytes).
+  const stream = createReadStream(t.path, { highWaterMark: 1 << 20 });
+  let carry: Buffer | undefined;
   try {
-    for await (const line of lines) census.line(line);
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      onBytes?.(chunk.length);
+      let start = 0;
+      let nl = chunk.indexOf(0x0a);
+      if (carry && nl >= 0) {
+        census.lineBytes(Buffer.concat([carry, chunk.subarray(0, nl)]));
+        carry = undefined;
+        start = nl + 1;
+        nl = chunk.indexOf(0x0a, start);
+      }
+      for (; nl >= 0; nl = chunk.indexOf(0x0a, start)) {
+        if (nl > start) census.lineBytes(chunk.subarray(start, nl));
+        start = nl + 1;
+      }
+      if (start < chunk.length) carry = carry ? Buffer.concat([carry, chunk.subarray(start)]) : Buffer.from(chunk.subarray(start));
+    }
+    if (carry) census.lineBytes(carry);
   } catch {
     census.unreadable();
   } finally {
-    lines.close();
     stream.destroy();
     census.endTranscript();
   }

@@ -4,7 +4,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Census } from '../../src/audit/census.js';
+import { findTranscripts } from '../../src/audit/scan.js';
 // @ts-expect-error plain ESM helper without types
 import { capScenario } from '../audit/scenario.mjs';
 
@@ -19,6 +22,21 @@ function audit(dir: string): any {
   return JSON.parse(r.stdout);
 }
 
+/** The census of real transcripts with every line parsed, against the one that skips bulky lines unparsed. */
+function bothWays(dir: string) {
+  const opts = { since: Date.now() - 86_400_000, until: Date.now() + 60_000, days: 1, byProject: true };
+  const parsed = new Census(opts);
+  const fast = new Census(opts);
+  for (const t of findTranscripts([dir])) {
+    const bytes = readFileSync(t.path);
+    parsed.startTranscript(t.project, t.size);
+    for (const line of bytes.toString('utf8').split('\n')) parsed.line(line);
+    fast.startTranscript(t.project, t.size);
+    for (const line of bytes.toString('utf8').split('\n')) if (line) fast.lineBytes(Buffer.from(line));
+  }
+  return { parsed: parsed.report(), fast: fast.report() };
+}
+
 describe('audit of a bare engine session', () => {
   let run: any;
   let report: any;
@@ -30,6 +48,12 @@ describe('audit of a bare engine session', () => {
   it('ran to the end', () => {
     expect(run.code).toBe(0);
     expect(run.seen.reads).toBe(4);
+  });
+
+  it('gives the same census whether or not the bulky lines are parsed', () => {
+    const { parsed, fast } = bothWays(run.projects);
+    expect(fast).toEqual(parsed);
+    expect(parsed.scan.unknownTypes).toEqual({});
   });
 
   it('counts the refusals the model was shown, with the cap from their text', () => {
@@ -66,6 +90,11 @@ describe.each([['settings hooks', true], ['plugin', 'plugin']] as const)('audit 
   beforeAll(async () => {
     run = await capScenario(join(work, String(pager)), pager);
     report = audit(run.projects);
+  });
+
+  it('gives the same census whether or not the bulky lines are parsed', () => {
+    const { parsed, fast } = bothWays(run.projects);
+    expect(fast).toEqual(parsed);
   });
 
   it('counts no refusals, as the model saw none', () => {

@@ -116,6 +116,23 @@ describe('read-ceiling-pager audit', () => {
     expect(JSON.parse(r.stdout).totals.reads).toBe(6);
   });
 
+  it('reads lines that span many read chunks, CRLF endings and a last line with no newline', () => {
+    const dir = join(root, 'long');
+    const path = '/home/me/app/data.csv';
+    const t = new Transcript('l1', '/home/me/app').prompt()
+      .read('w1', { file_path: path, offset: 1, limit: 90000 })
+      .raw(JSON.stringify({
+        type: 'user', sessionId: 'l1', timestamp: new Date().toISOString(),
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'w1', content: 'x\u2014'.repeat(1_500_000) }] },
+        toolUseResult: { type: 'text', file: { filePath: path, content: 'y'.repeat(2_000_000), numLines: 40000, startLine: 1, totalLines: 90000, truncatedByTokenCap: true } },
+      }))
+      .read('w2', { file_path: path, offset: 40001, limit: 40000 });
+    write(join(dir, '-p', 'l1.jsonl'), `${t.lines.join('\r\n')}\r\n${JSON.stringify({ type: 'user', sessionId: 'l1', message: { content: [{ type: 'tool_result', tool_use_id: 'w2', is_error: true, content: 'File content (30000 tokens) exceeds maximum allowed tokens (25000). Use offset and limit' }] } })}`);
+    const j = JSON.parse(run(['audit', '--dir', dir, '--json']).stdout);
+    expect(j.scan).toMatchObject({ files: 1, records: 5, malformedLines: 0 });
+    expect(j.totals).toMatchObject({ reads: 2, partialPages: 1, partialSources: { flagOnly: 1 }, partialPagedOn: 1, tokenRefusals: 1 });
+  });
+
   it('says so when there are no Reads in the period', () => {
     const r = run(['audit', '--dir', join(projects, '-home-me-old'), '--days', '7']);
     expect(r.code).toBe(0);
