@@ -203,8 +203,10 @@ export class Census {
   private event(e: AuditEvent, inPeriod: boolean, sessionId: string | undefined): void {
     const t = this.current!;
     if (e.kind === 'read') {
-      if (this.seenReads.has(e.id)) { this.scan.duplicateReads++; return; }
-      this.seenReads.add(e.id);
+      // tool_use ids are unique per call; the path guards against a stand-in or proxy that reuses them.
+      const key = `${e.id}\0${e.window.path}`;
+      if (this.seenReads.has(key)) { this.scan.duplicateReads++; return; }
+      this.seenReads.add(key);
       const call: Call = {
         id: e.id, window: e.window, inPeriod, sessionId, outcome: undefined, cap: undefined, file: undefined,
         banner: undefined, clamp: undefined, notes: [],

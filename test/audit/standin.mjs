@@ -1,6 +1,7 @@
 // A minimal stand-in for the Messages API (ENGINE.md §11), enough to script Read calls and collect the
 // transcripts the real engine writes. Binds 127.0.0.1, port 0; close() when done.
 // Used only until test/e2e offers a runner of its own.
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 
 /**
@@ -35,7 +36,7 @@ export async function startStandIn(script, opts = {}) {
         const entry = script[turn] ?? { text: 'Done.' };
         const step = typeof entry === 'function' ? entry(lastMessages) : entry;
         content = step.reads
-          ? step.reads.map((input) => ({ type: 'tool_use', id: `toolu_${String(++toolSeq).padStart(4, '0')}`, name: 'Read', input }))
+          ? step.reads.map((input) => ({ type: 'tool_use', id: `toolu_${String(++toolSeq).padStart(4, '0')}${randomBytes(6).toString('hex')}`, name: 'Read', input }))
           : [{ type: 'text', text: step.text ?? 'Done.' }];
       } else {
         content = [{ type: 'text', text: 'ok' }];
