@@ -18,5 +18,7 @@ export function withLongLine(lines?: number, at?: number, longChars?: number, se
 export function engineLines(path: string): string[];
 /** @param {string} dir @param {string} name @param {string} text */
 export function put(dir: string, name: string, text: string): string;
+/** A small valid PDF with one line of text per page (xref offsets computed). @param {string[]} pages */
+export function minimalPdf(pages: string[]): string;
 export function crlf(text: string): string;
 export function noFinalNewline(text: string): string;

@@ -109,3 +109,26 @@ export function put(dir, name, text) {
   writeFileSync(path, text);
   return path;
 }
+
+/** A small valid PDF with one line of text per page (xref offsets computed). @param {string[]} pages */
+export function minimalPdf(pages) {
+  const objs = ['<< /Type /Catalog /Pages 2 0 R >>', ''];
+  /** @type {string[]} */
+  const kids = [];
+  const font = 3 + pages.length * 2;
+  pages.forEach((text, i) => {
+    const page = 3 + i * 2;
+    kids.push(`${page} 0 R`);
+    const stream = `BT /F1 18 Tf 72 720 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET`;
+    objs.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${page + 1} 0 R /Resources << /Font << /F1 ${font} 0 R >> >> >>`);
+    objs.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
+  });
+  objs[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${pages.length} >>`;
+  objs.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  let out = '%PDF-1.4\n';
+  const offsets = objs.map((o, i) => { const at = out.length; out += `${i + 1} 0 obj\n${o}\nendobj\n`; return at; });
+  const xref = out.length;
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return out;
+}

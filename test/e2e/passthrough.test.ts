@@ -1,0 +1,65 @@
+// Point 5 of issue #3 on the real engine: Reads the pager has no business with come out exactly as they do
+// without it — a window that fits, allow_large, a PDF page range, a missing file, a directory, and a read with
+// no limit the engine pages itself.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from './harness/engine.mjs';
+import { minimalPdf, prose, put } from './harness/files.mjs';
+import type { Target } from './harness/reader.mjs';
+import { readSession, type Session } from './harness/session.mjs';
+
+const CAP = 3000;
+const ENGINE_TIMEOUT = 180_000;
+
+describe('pass-throughs', () => {
+  const dir = tempDir('pass');
+  const big = put(dir, 'big.txt', prose(300, 31));
+  const fits = put(dir, 'fits.txt', prose(300, 32));
+  const partial = put(dir, 'partial.txt', prose(300, 33));
+  const pdf = put(dir, 'doc.pdf', minimalPdf(['First page of the document.', 'Second page.']));
+  const folder = join(dir, 'folder');
+  mkdirSync(folder);
+  put(folder, 'inside.txt', 'x\n');
+  const CASES: Record<string, Target> = {
+    'a window that fits': { path: fits, offset: 10, limit: 20, once: true },
+    'allow_large: true over the cap': { path: big, offset: 1, limit: 300, extra: { allow_large: true }, once: true },
+    'a PDF page range': { path: pdf, extra: { pages: '1' }, once: true },
+    'a missing file': { path: join(dir, 'missing.txt'), offset: 1, limit: 3000, once: true },
+    'a directory': { path: folder, offset: 1, limit: 3000, once: true },
+    'a read with no limit the engine pages itself': { path: partial, once: true },
+  };
+  let withPager: Session;
+  let without: Session;
+
+  it('runs the same Reads with and without the pager', async () => {
+    const targets = Object.values(CASES);
+    withPager = await readSession({ cwd: dir, hooks: 'pager', cap: CAP, targets });
+    without = await readSession({ cwd: dir, hooks: 'none', cap: CAP, targets });
+    expect(withPager.ok, withPager.run.stderr).toBe(true);
+    expect(without.ok, without.run.stderr).toBe(true);
+  }, ENGINE_TIMEOUT);
+
+  for (const [name, target] of Object.entries(CASES)) {
+    it(`${name}: the model sees exactly what it sees without the pager`, () => {
+      const a = withPager.cursor(target.path).steps[0];
+      const b = without.cursor(target.path).steps[0];
+      expect(a && b).toBeTruthy();
+      expect(a!.isError).toBe(b!.isError);
+      expect(a!.content).toBe(b!.content);
+      expect(a!.notes.filter((t) => /read-ceiling-pager/.test(t))).toEqual([]);
+      expect(withPager.ran.get(a!.toolUseId)).toEqual(without.ran.get(b!.toolUseId));
+    });
+  }
+
+  it('the cases are what they claim to be', () => {
+    const step = (p: string) => without.cursor(p).steps[0]!;
+    expect(step(big).isError).toBe(false);
+    expect(step(big).lines.length, 'allow_large read the window over the cap').toBe(300);
+    expect(step(fits).lines.map(([n]) => n)).toEqual(Array.from({ length: 20 }, (_, i) => i + 10));
+    expect(step(join(dir, 'missing.txt')).isError).toBe(true);
+    expect(step(folder).isError).toBe(true);
+    expect(without.ran.get(step(partial).toolUseId)?.file?.truncatedByTokenCap).toBe(true);
+    expect(step(partial).notes.join('\n')).toMatch(/PARTIAL view/);
+  });
+});
