@@ -30,6 +30,11 @@ export function buildProgram(): Command {
 }
 
 export function main(argv: string[]): void {
+  // `read-ceiling-pager --help | head` closes the pipe early: that is the reader's choice, not an error.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
   const program = buildProgram().exitOverride();
   try {
     program.parse(argv);

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, engineRead, failureEvent, postEvent, preEvent, runHook } from '../helpers/hook';
+import { BIN, NODE, engineRead, failureEvent, postEvent, preEvent, runHook } from '../helpers/hook';
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -282,7 +282,7 @@ describe('parallel Reads share one session file', () => {
 
 function spawnHook(name: 'pre' | 'post', event: unknown): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, name], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(NODE, [BIN, name], { env, stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => { out += d; });
     child.on('error', reject);

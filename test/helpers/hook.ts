@@ -5,6 +5,8 @@ import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'read-ceiling-pager.js');
+/** The Node that runs the hooks: this one, or the lowest supported one (scripts/test-lowest-node.mjs). */
+export const NODE = process.env.PAGER_NODE || process.execPath;
 
 export interface HookRun {
   status: number | null;
@@ -15,7 +17,7 @@ export interface HookRun {
 
 export function runHook(name: 'pre' | 'post', input: unknown, env: NodeJS.ProcessEnv): HookRun {
   const stdin = typeof input === 'string' ? input : JSON.stringify(input);
-  const r = spawnSync(process.execPath, [BIN, name], { input: stdin, env, encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(NODE, [BIN, name], { input: stdin, env, encoding: 'utf8', timeout: 20_000 });
   let json: any;
   try { json = r.stdout.trim() ? JSON.parse(r.stdout) : undefined; } catch { json = 'not json'; }
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, json };
