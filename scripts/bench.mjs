@@ -41,7 +41,7 @@ function quality() {
     const path = join(tmp, `${cls}.${CLASSES[cls].ext}`);
     writeFileSync(path, text);
     const lines = text.split('\n');
-    const count = (k, s) => (k === 'claude-dense' ? claudeDense(s, cls) : tokenizers[k](s));
+    const count = (k, s) => (k === 'claude-dense' ? claudeDense(s) : tokenizers[k](s));
     const stat = { pager: {}, naive: {} };
     for (const m of ['pager', 'naive']) for (const k of names) stat[m][k] = { windows: 0, refused: 0, fill: 0 };
     for (let s = 0; s < STARTS; s++) {

@@ -4,7 +4,7 @@
 //
 // 1. Corpus (scripts/lib/corpus.mjs): real files split by a hash of their path into "fit" and "held" sides.
 // 2. Level: the Claude-dense tokenizer's per-token-class scales are fitted so that its characters per token on
-//    the fit side match the public Claude 4.7 figures (prose, TypeScript, Python, HTML, JSON, Korean).
+//    the fit side come closest to the public Claude 4.7 figures (prose, TypeScript, Python, HTML, JSON, Korean).
 // 3. Shape: the linear weights are fitted (non-negative least squares, relative error, every class weighted
 //    alike) to the densest of o200k, cl100k and Claude-dense on each chunk of the fit side.
 // 4. Held-out: the table compares the estimate with every tokenizer (llama3 and the legacy Claude tokenizer are
@@ -14,14 +14,14 @@ import { join } from 'node:path';
 import { CLASSES, texts } from './lib/corpus.mjs';
 import { loadEstimator, root } from './lib/load-src.mjs';
 import {
-  CLAUDE_47_CHARS_PER_TOKEN, CLAUDE_DENSE_SCALE, REAL, TOKEN_CLASSES, classFactor, claudeDenseFrom, o200kByClass,
+  CLAUDE_47_CHARS_PER_TOKEN, CLAUDE_DENSE_SCALE, REAL, TOKEN_CLASSES, claudeDenseFrom, o200kByClass,
 } from './lib/tokenizers.mjs';
 
 const args = process.argv.slice(2);
 const write = args.includes('--write');
 const budget = Number(args[args.indexOf('--budget') + 1]) || 150_000;
 const est = await loadEstimator();
-const { FEATURE_NAMES, TokenTally, WEIGHTS } = est;
+const { FEATURE_NAMES, TokenTally } = est;
 
 /** Chunks of about `size` characters, cut at line ends (a window is whole lines). */
 function chunks(text, size) {
@@ -69,18 +69,28 @@ for (const r of fitRows) {
   a.longRunTokens += r.byClass.longRunTokens;
 }
 const scale = { ...CLAUDE_DENSE_SCALE };
+const levelError = (sc) => Object.entries(agg).filter(([k]) => k !== 'ko').reduce((e, [k, a]) =>
+  e + Math.log(a.chars / claudeDenseFrom(a, sc) / CLAUDE_47_CHARS_PER_TOKEN[k]) ** 2, 0);
+for (let pass = 0; pass < 40; pass++) {
+  for (const key of ['sword', 'word', 'punct']) {
+    let best = scale[key];
+    let bestErr = levelError(scale);
+    for (let v = 1; v <= 4; v += 0.01) {
+      const e = levelError({ ...scale, [key]: v });
+      if (e < bestErr - 1e-12) { bestErr = e; best = v; }
+    }
+    scale[key] = best;
+  }
+}
+scale.other = scale.word;
 {
-  // Korean alone sets the CJK token scale (its other tokens stay at o200k's count).
+  // Korean alone sets the CJK token scale.
   const a = agg.ko;
-  const rest = TOKEN_CLASSES.filter((c) => c !== 'hangul' && c !== 'cjk').reduce((s, c) => s + a.counts[c], 0) + a.longRunTokens;
-  scale.hangul = scale.cjk = Math.round(((a.chars / CLAUDE_47_CHARS_PER_TOKEN.ko - rest) / (a.counts.hangul + a.counts.cjk)) * 1000) / 1000;
+  const rest = claudeDenseFrom(a, { ...scale, hangul: 0, cjk: 0 });
+  scale.hangul = scale.cjk = (a.chars / CLAUDE_47_CHARS_PER_TOKEN.ko - rest) / (a.counts.hangul + a.counts.cjk);
 }
-const classTable = {};
-for (const [k, a] of Object.entries(agg)) {
-  if (k === 'ko') continue;
-  classTable[k] = Math.round((a.chars / CLAUDE_47_CHARS_PER_TOKEN[k] / claudeDenseFrom(a, 1, scale)) * 1000) / 1000;
-}
-const claudeOf = (r) => claudeDenseFrom(r.byClass, classFactor(r.cls, classTable), scale);
+for (const k of Object.keys(scale)) scale[k] = Math.round(scale[k] * 1000) / 1000;
+const claudeOf = (r) => claudeDenseFrom(r.byClass, scale);
 for (const r of [...fitRows, ...heldRows]) r['claude-dense'] = claudeOf(r);
 
 // --- Shape: non-negative least squares on relative error, toward the densest fitted tokenizer. ---------
@@ -89,7 +99,14 @@ const target = (r) => Math.max(...FIT_TOKENIZERS.map((k) => r[k]));
 const classWeight = {};
 for (const r of fitRows) classWeight[r.cls] = (classWeight[r.cls] ?? 0) + 1;
 const F = FEATURE_NAMES.length;
-const beta = FEATURE_NAMES.map((n) => WEIGHTS[n]);
+// The fixed prior the fit starts from and is lightly pulled toward (not the current WEIGHTS, so a refit is
+// reproducible): rough per-class guesses.
+const PRIOR = {
+  letters: 0.22, words: 0.45, bareWords: 0.2, caseChanges: 0.5, longRunLetters: 0.4, digits: 0.5, digitRuns: 0.3,
+  punct: 0.8, punctRuns: 0.2, spaceRuns: 0.6, spaceExtra: 0.15, hangul: 0.9, han: 1.1, kana: 0.9, otherLetters: 0.5,
+  otherSymbols: 1.0, astral: 2.5, controls: 1.0, newlines: 1.0,
+};
+const beta = FEATURE_NAMES.map((n) => PRIOR[n]);
 // Expectile regression on relative error: an under-estimate (a refusal risk) weighs TAU, an over-estimate
 // (a shorter page) 1 - TAU, so the fit leans to the safe side instead of the middle.
 const TAU = 0.8;
@@ -115,7 +132,7 @@ for (let round = 0; round < 12; round++) {
   for (let i = 0; i < F; i++) {
     const lambda = 1e-3 * (A[i][i] || totalW * 1e-3);
     A[i][i] += lambda;
-    b[i] += lambda * WEIGHTS[FEATURE_NAMES[i]];
+    b[i] += lambda * PRIOR[FEATURE_NAMES[i]];
   }
   for (let it = 0; it < 3000; it++) {
     let change = 0;
@@ -129,9 +146,11 @@ for (let round = 0; round < 12; round++) {
     if (change < 1e-9) break;
   }
 }
-// A feature no fit chunk shows (control characters) keeps its prior weight: nothing says otherwise.
-const seen = FEATURE_NAMES.map((_, i) => xs.some((x) => x[i] > 0));
-const fitted = Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, seen[i] ? Math.round(beta[i] * 1000) / 1000 : WEIGHTS[n]]));
+// A feature the fit side hardly shows (control characters: a few form feeds and raw bytes) keeps its prior
+// weight: a handful of occurrences cannot tell its cost from the noise of the chunks around them.
+const MIN_SUPPORT = 500;
+const seen = FEATURE_NAMES.map((_, i) => xs.reduce((s, x) => s + x[i], 0) >= MIN_SUPPORT);
+const fitted = Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, seen[i] ? Math.round(beta[i] * 1000) / 1000 : PRIOR[n]]));
 
 // --- Tables. -----------------------------------------------------------------------------------------
 const predict = (r, w) => FEATURE_NAMES.reduce((s, n) => s + r.f[n] * w[n], 0);
@@ -154,11 +173,10 @@ function table(rows, w, title) {
 const mean = (a) => a.reduce((s, x) => s + x, 0) / a.length;
 
 console.log('Claude-dense token scales (o200k tokens by token class):', JSON.stringify(scale));
-console.log('Claude-dense file-class factors:', JSON.stringify(classTable));
 console.log('Characters per token on the fit side: o200k → Claude-dense, vs the public Claude 4.7 figure:');
 for (const [k, a] of Object.entries(agg)) {
   const o = a.chars / (TOKEN_CLASSES.reduce((s, c) => s + a.counts[c], 0) + a.longRunTokens);
-  console.log(`  ${k.padEnd(7)} ${o.toFixed(2)} → ${(a.chars / claudeDenseFrom(a, classTable[k] ?? 1, scale)).toFixed(2)} vs ${CLAUDE_47_CHARS_PER_TOKEN[k]}`);
+  console.log(`  ${k.padEnd(7)} ${o.toFixed(2)} → ${(a.chars / claudeDenseFrom(a, scale)).toFixed(2)} vs ${CLAUDE_47_CHARS_PER_TOKEN[k]}`);
 }
 console.log('\nFitted WEIGHTS:', JSON.stringify(fitted));
 console.log(table(heldRows, fitted, 'HELD-OUT error of the fitted weights (files never used in the fit)'));
@@ -172,9 +190,7 @@ if (write) {
   const tpath = join(root, 'scripts/lib/tokenizers.mjs');
   const tsrc = readFileSync(tpath, 'utf8');
   const sbody = TOKEN_CLASSES.map((c) => `${c}: ${scale[c]}`).join(', ');
-  const cbody = Object.entries(classTable).map(([k, v]) => `${k}: ${v}`).join(', ');
   writeFileSync(tpath, tsrc
-    .replace(/export const CLAUDE_DENSE_SCALE = \{[\s\S]*?\n\};/, `export const CLAUDE_DENSE_SCALE = {\n  ${sbody},\n};`)
-    .replace(/export const CLAUDE_DENSE_CLASS = \{[\s\S]*?\n\};/, `export const CLAUDE_DENSE_CLASS = {\n  ${cbody},\n};`));
+    .replace(/export const CLAUDE_DENSE_SCALE = \{[\s\S]*?\n\};/, `export const CLAUDE_DENSE_SCALE = {\n  ${sbody},\n};`));
   console.log('\nwrote src/estimate/weights.ts and scripts/lib/tokenizers.mjs');
 }

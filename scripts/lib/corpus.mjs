@@ -87,7 +87,8 @@ export const CLASSES = {
     ...walk('/usr/share/debian-reference', (p) => p.endsWith('.en.html')),
     ...walk('/usr/share/doc', (p) => p.endsWith('.html') && !/\.(ja|ko|zh)/.test(p)),
   ] },
-  json: { ext: 'json', files: () => [...walk(NM, (p) => p.endsWith('.json')), join(root, 'package-lock.json')] },
+  // Manifests, configs, type maps and the lockfile; the localized message catalogues serve the script classes.
+  json: { ext: 'json', files: () => [...walk(NM, (p) => p.endsWith('.json') && !/diagnosticMessages/.test(p)), join(root, 'package-lock.json')] },
   ko: { ext: 'txt', files: () => [
     ...walk('/usr/share/doc/debian/FAQ/ko', (p) => p.endsWith('.html')),
     join(NM, 'typescript/lib/ko/diagnosticMessages.generated.json'),
@@ -110,7 +111,12 @@ export const CLASSES = {
   repeat: { ext: 'txt', generated: true },
 };
 
+/** The text as the engine counts it: CRLF as LF. */
 function textOf(cls, p) {
+  return rawTextOf(cls, p).replace(/\r\n/g, '\n');
+}
+
+function rawTextOf(cls, p) {
   if (/diagnosticMessages/.test(p)) return jsonValues(p);
   const part = /^(.*)#(\d+)$/.exec(p);
   if (part) {
@@ -147,7 +153,8 @@ export function texts(cls, which, budget) {
     const long = avgLine(text) > 400;
     if (cls === 'minified' ? !long : long) continue;
     if (cls !== 'minified' && /\.(m|c)?js$/.test(p) && /\.min\./.test(p)) continue;
-    out.push({ path: p, text: text.slice(0, budget - total + 2000) });
+    // No one file may be most of a class: at most a fifth of the budget each.
+    out.push({ path: p, text: text.slice(0, Math.min(budget - total + 2000, Math.ceil(budget / 5))) });
     total += out[out.length - 1].text.length;
   }
   return out;

@@ -17,17 +17,20 @@ export const REAL = {
   'claude-legacy': (s) => claudeLegacy(s),
 };
 
-/** Token classes of o200k tokens, by the characters a token decodes to. */
-export const TOKEN_CLASSES = ['word', 'digit', 'space', 'punct', 'hangul', 'cjk', 'other'];
+/** Token classes of o200k tokens, by the characters a token decodes to: a word with its leading space, a word
+ * piece without one (identifiers, markup), digits, newlines, indentation, ASCII punctuation, Hangul, Han/Kana,
+ * anything else (other scripts, emoji bytes). */
+export const TOKEN_CLASSES = ['sword', 'word', 'digit', 'newline', 'indent', 'punct', 'hangul', 'cjk', 'other'];
 const classOfId = new Map();
 function tokenClass(id) {
   let c = classOfId.get(id);
   if (c !== undefined) return c;
   const s = o200kDecode([id]);
-  if (/[A-Za-z]/.test(s)) c = 'word';
+  if (/^ [A-Za-z]+$/.test(s)) c = 'sword';
+  else if (/[A-Za-z]/.test(s)) c = 'word';
   else if (/[\uac00-\ud7a3\u1100-\u11ff]/.test(s)) c = 'hangul';
   else if (/[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/.test(s)) c = 'cjk';
-  else if (/^[\s]+$/.test(s)) c = 'space';
+  else if (/^\s+$/.test(s)) c = /\n/.test(s) ? 'newline' : 'indent';
   else if (/^[\s\d]+$/.test(s)) c = 'digit';
   else if (/^[\x20-\x7e\s]+$/.test(s)) c = 'punct';
   else c = 'other';
@@ -51,32 +54,22 @@ export function o200kByClass(text) {
 }
 export const LONG_RUN = /([A-Za-z]{24,})/;
 
-/** Per-token-class multipliers: CJK tokens scaled so Korean hits its figure; digits and whitespace "barely
- * differ between tokenizer generations". Fitted by scripts/calibrate.mjs --write. */
+/** Per-token-class multipliers, fitted by scripts/calibrate.mjs --write: word, word-piece and punctuation
+ * tokens scaled (never below 1) so that prose, TypeScript, Python, HTML and JSON come closest to the Claude 4.7
+ * figures; Hangul and Han/Kana tokens so that Korean hits its figure; digits and whitespace at 1 ("barely differ
+ * between tokenizer generations"); other scripts as word pieces. */
 export const CLAUDE_DENSE_SCALE = {
-  word: 1, digit: 1, space: 1, punct: 1, hangul: 1.513, cjk: 1.513, other: 1,
+  sword: 1.22, word: 1, digit: 1, newline: 1, indent: 1, punct: 1.7, hangul: 1.504, cjk: 1.504, other: 1,
 };
 
-/** Per-file-class multipliers on top: each class with a public figure hits it on the fit side; a class
- * without one borrows the nearest class's (js, minified → TypeScript; logs, emoji, other scripts → prose).
- * Fitted by scripts/calibrate.mjs --write. */
-export const CLAUDE_DENSE_CLASS = {
-  prose: 1.177, ts: 1.406, python: 1.328, html: 1.477, json: 1.243,
-};
-export const CLASS_FIGURE_OF = {
-  prose: 'prose', markdown: 'prose', ts: 'ts', js: 'ts', minified: 'ts', python: 'python', html: 'html', json: 'json',
-  logs: 'prose', emoji: 'prose', ru: 'prose',
-};
-export const classFactor = (cls, table = CLAUDE_DENSE_CLASS) => table[CLASS_FIGURE_OF[cls]] ?? 1;
-
-export function claudeDenseFrom(byClass, factor = 1, scale = CLAUDE_DENSE_SCALE) {
+export function claudeDenseFrom(byClass, scale = CLAUDE_DENSE_SCALE) {
   let t = 0;
-  for (const c of TOKEN_CLASSES) t += byClass.counts[c] * scale[c] * factor;
+  for (const c of TOKEN_CLASSES) t += byClass.counts[c] * scale[c];
   // A repeated two-letter pattern ran at 1.5 characters per token on Claude 4.7; a long letter run is never
   // counted as less dense than that.
-  t += Math.max(byClass.longRunTokens * scale.word * factor, byClass.longRunChars / CLAUDE_47_CHARS_PER_TOKEN.repeat);
+  t += Math.max(byClass.longRunTokens * scale.word, byClass.longRunChars / CLAUDE_47_CHARS_PER_TOKEN.repeat);
   return t;
 }
 
 /** The Claude-dense count of a text of a known corpus class. */
-export const claudeDense = (s, cls) => claudeDenseFrom(o200kByClass(s), classFactor(cls));
+export const claudeDense = (s) => claudeDenseFrom(o200kByClass(s));

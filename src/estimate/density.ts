@@ -7,11 +7,13 @@ import { WEIGHTS, type Weights } from './weights.js';
 export interface Features {
   letters: number; // ASCII letters
   words: number; // runs of ASCII letters
+  bareWords: number; // of those, runs not after a space: identifiers after '.', '(', '_', markup, line starts
   caseChanges: number; // lower→upper inside a letter run (camelCase splits tokens)
   longRunLetters: number; // letters of a run past its 16th: hashes, base64, repeated patterns, not words
   digits: number;
   digitRuns: number;
   punct: number; // ASCII punctuation and symbols
+  punctRuns: number; // runs of them ('");', '=>', '-->' are often one token)
   spaceRuns: number; // runs of 2+ spaces or tabs (indentation, alignment)
   spaceExtra: number; // characters of those runs beyond the first
   hangul: number;
@@ -25,7 +27,7 @@ export interface Features {
 }
 
 export const FEATURE_NAMES: readonly (keyof Features)[] = [
-  'letters', 'words', 'caseChanges', 'longRunLetters', 'digits', 'digitRuns', 'punct', 'spaceRuns', 'spaceExtra',
+  'letters', 'words', 'bareWords', 'caseChanges', 'longRunLetters', 'digits', 'digitRuns', 'punct', 'punctRuns', 'spaceRuns', 'spaceExtra',
   'hangul', 'han', 'kana', 'otherLetters', 'otherSymbols', 'astral', 'controls', 'newlines',
 ];
 
@@ -36,7 +38,7 @@ const enum Kind { None, Lower, Upper, Digit, Punct, Space, Other }
 
 export function emptyFeatures(): Features {
   return {
-    letters: 0, words: 0, caseChanges: 0, longRunLetters: 0, digits: 0, digitRuns: 0, punct: 0, spaceRuns: 0, spaceExtra: 0,
+    letters: 0, words: 0, bareWords: 0, caseChanges: 0, longRunLetters: 0, digits: 0, digitRuns: 0, punct: 0, punctRuns: 0, spaceRuns: 0, spaceExtra: 0,
     hangul: 0, han: 0, kana: 0, otherLetters: 0, otherSymbols: 0, astral: 0, controls: 0, newlines: 0,
   };
 }
@@ -91,7 +93,11 @@ export class TokenTally {
 
       if (kind === Kind.Lower || kind === Kind.Upper) {
         f.letters++;
-        if (prev !== Kind.Lower && prev !== Kind.Upper) { f.words++; letterRun = 1; }
+        if (prev !== Kind.Lower && prev !== Kind.Upper) {
+          f.words++;
+          if (prev !== Kind.Space) f.bareWords++;
+          letterRun = 1;
+        }
         else {
           if (kind === Kind.Upper && prev === Kind.Lower) f.caseChanges++;
           if (++letterRun > LONG_RUN) f.longRunLetters++;
@@ -99,6 +105,8 @@ export class TokenTally {
       } else if (kind === Kind.Digit) {
         f.digits++;
         if (prev !== Kind.Digit) f.digitRuns++;
+      } else if (kind === Kind.Punct && prev !== Kind.Punct) {
+        f.punctRuns++;
       }
       if (kind === Kind.Space) {
         spaceRun++;

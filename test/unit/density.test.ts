@@ -14,6 +14,8 @@ describe('TokenTally character classes', () => {
     expect(f.letters).toBe(9);
     expect(f.words).toBe(2);
     expect(f.caseChanges).toBe(1);
+    expect(f.bareWords).toBe(1); // fooBar starts the text; baz follows a space
+    expect(features('a.b(c) d').bareWords).toBe(3);
   });
 
   it('counts letters past the 16th of one run as a long run, not a word', () => {
@@ -27,6 +29,8 @@ describe('TokenTally character classes', () => {
     expect(f.digits).toBe(6);
     expect(f.digitRuns).toBe(2);
     expect(f.punct).toBe(3);
+    expect(f.punctRuns).toBe(3);
+    expect(features('f(");\n=> -->').punctRuns).toBe(3);
     expect(f.spaceRuns).toBe(2); // the 4-space indent and the two tabs
     expect(f.spaceExtra).toBe(3 + 1);
     expect(f.newlines).toBe(2);
