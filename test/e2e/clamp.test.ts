@@ -1,11 +1,13 @@
 // Points 1 and 4 of issue #3 on the real engine: an explicit window over the cap is clamped to the largest page
 // the estimate allows, and a read with no limit of a file over 256 KiB comes back as a page, not an error.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ranges, coverage } from './harness/check.mjs';
-import { tempDir } from './harness/engine.mjs';
+import { tempDir, removeTempDirs } from './harness/engine.mjs';
 import { prose, put } from './harness/files.mjs';
 import { preLimit } from './harness/hook.mjs';
 import { readSession } from './harness/session.mjs';
+
+afterAll(removeTempDirs);
 
 const CAP = 3000;
 const ENGINE_TIMEOUT = 120_000;

@@ -2,10 +2,12 @@
 // exactly once, whatever the file; and against the same files, the pager never costs more refusals or calls.
 import { afterAll, describe, expect, it } from 'vitest';
 import { coverage, ranges } from './harness/check.mjs';
-import { tempDir } from './harness/engine.mjs';
+import { tempDir, removeTempDirs } from './harness/engine.mjs';
 import * as F from './harness/files.mjs';
 import { readSession, type Session } from './harness/session.mjs';
 import { tokenizer } from './harness/tokenizer.mjs';
+
+afterAll(removeTempDirs);
 
 const CAP = 3000;
 const ENGINE_TIMEOUT = 180_000;

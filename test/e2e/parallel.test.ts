@@ -1,10 +1,12 @@
 // Point 6 of issue #3 on the real engine: several Reads in one assistant message run their hooks concurrently;
 // each gets its own correct note, and a reader following them gets every line of every file exactly once.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { coverage, ranges } from './harness/check.mjs';
-import { tempDir } from './harness/engine.mjs';
+import { tempDir, removeTempDirs } from './harness/engine.mjs';
 import * as F from './harness/files.mjs';
 import { readSession } from './harness/session.mjs';
+
+afterAll(removeTempDirs);
 
 const CAP = 3000;
 const ENGINE_TIMEOUT = 180_000;

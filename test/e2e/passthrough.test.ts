@@ -3,11 +3,13 @@
 // no limit the engine pages itself.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { tempDir } from './harness/engine.mjs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir, removeTempDirs } from './harness/engine.mjs';
 import { minimalPdf, prose, put } from './harness/files.mjs';
 import type { Target } from './harness/reader.mjs';
 import { readSession, type Session } from './harness/session.mjs';
+
+afterAll(removeTempDirs);
 
 const CAP = 3000;
 const ENGINE_TIMEOUT = 180_000;

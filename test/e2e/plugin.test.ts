@@ -2,11 +2,13 @@
 // hooks/hooks.json. Skipped only while the plugin files do not exist.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { coverage, ranges } from './harness/check.mjs';
-import { REPO, tempDir } from './harness/engine.mjs';
+import { REPO, tempDir, removeTempDirs } from './harness/engine.mjs';
 import { prose, put } from './harness/files.mjs';
 import { readSession } from './harness/session.mjs';
+
+afterAll(removeTempDirs);
 
 const CAP = 3000;
 const isPlugin = existsSync(join(REPO, '.claude-plugin/plugin.json')) && existsSync(join(REPO, 'hooks/hooks.json'));

@@ -1,11 +1,13 @@
 // Point 3 of issue #3 on the real engine: when the engine refuses a window anyway (its model is denser than the
 // pager's prior), the note advises a window from the engine's own count, that window is read, and the next page
 // of the same file is not refused again: the density was learned.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { coverage, ranges } from './harness/check.mjs';
-import { tempDir } from './harness/engine.mjs';
+import { tempDir, removeTempDirs } from './harness/engine.mjs';
 import { prose, put } from './harness/files.mjs';
 import { readSession } from './harness/session.mjs';
+
+afterAll(removeTempDirs);
 
 const ENGINE_TIMEOUT = 180_000;
 /** count_tokens answers this many times the npm tokenizer's count: a denser model than the pager expects. */

@@ -2,8 +2,10 @@
 export function exampleSettings(): any;
 /** The example settings with `read-ceiling-pager <x>` run from this checkout; fails if the example has none. */
 export function pagerSettings(): any;
-/** @param {string} prefix */
+/** A fresh directory under the system temp dir, removed by removeTempDirs(). @param {string} prefix */
 export function tempDir(prefix: string): string;
+/** Removes every directory tempDir() made in this process (kept when E2E_KEEP is set, to look at). */
+export function removeTempDirs(): void;
 /**
  * @typedef {object} RunOptions
  * @property {string} baseUrl The stand-in.
@@ -18,7 +20,6 @@ export function tempDir(prefix: string): string;
  * @property {string} stderr
  * @property {number | null} code
  * @property {number} ms
- * @property {string} stateDir
  */
 /** @param {RunOptions} o @returns {Promise<RunResult>} */
 export function runEngine(o: RunOptions): Promise<RunResult>;
@@ -52,5 +53,4 @@ export type RunResult = {
     stderr: string;
     code: number | null;
     ms: number;
-    stateDir: string;
 };

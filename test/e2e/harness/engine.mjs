@@ -1,7 +1,7 @@
 // Runs the real Claude Code engine headless (ENGINE.md §11): a fresh HOME, a clean environment, the stand-in as
 // its API, the pager wired through the project's .claude/settings.json (or as a plugin), stream-json out.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,9 +35,20 @@ export function pagerSettings() {
   return settings;
 }
 
-/** @param {string} prefix */
+/** @type {string[]} */
+const made = [];
+
+/** A fresh directory under the system temp dir, removed by removeTempDirs(). @param {string} prefix */
 export function tempDir(prefix) {
-  return mkdtempSync(join(tmpdir(), `rcp-e2e-${prefix}-`));
+  const dir = mkdtempSync(join(tmpdir(), `rcp-e2e-${prefix}-`));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes every directory tempDir() made in this process (kept when E2E_KEEP is set, to look at). */
+export function removeTempDirs() {
+  if (process.env.E2E_KEEP) return;
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /**
@@ -54,7 +65,6 @@ export function tempDir(prefix) {
  * @property {string} stderr
  * @property {number | null} code
  * @property {number} ms
- * @property {string} stateDir
  */
 
 /** @param {RunOptions} o @returns {Promise<RunResult>} */
@@ -90,6 +100,8 @@ export async function runEngine(o) {
   const timer = setTimeout(() => { if (child.pid) child.kill('SIGKILL'); }, timeoutMs);
   const code = await new Promise((res) => child.on('close', (c) => res(c)));
   clearTimeout(timer);
+  // The engine's HOME (its transcripts, the pager's state) is of no use after the run; E2E_KEEP keeps it.
+  if (!process.env.E2E_KEEP) rmSync(home, { recursive: true, force: true });
   const events = stdout.split('\n').filter((l) => l.trim().startsWith('{')).map((l) => JSON.parse(l));
-  return { events, stderr, code: /** @type {number | null} */ (code), ms: Date.now() - started, stateDir };
+  return { events, stderr, code: /** @type {number | null} */ (code), ms: Date.now() - started };
 }
