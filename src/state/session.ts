@@ -71,27 +71,57 @@ function keepNewest<T extends { at: number }>(entries: Record<string, T>, max: n
   return Object.fromEntries(kept);
 }
 
+/** The state as it will be written, or undefined when it cannot be brought under `maxBytes` (UTF-8) even
+ * with every entry but the newest dropped. The oldest plans and learned files go first: a session file must
+ * stay small enough that the next hook reads it back (and reading is bounded too). */
+export function serializeWithin(state: SessionState, maxBytes: number): string | undefined {
+  let text = JSON.stringify(state);
+  if (Buffer.byteLength(text) <= maxBytes) return text;
+  const entries = [
+    ...Object.entries(state.plans).map(([k, v]) => ({ kind: 'plans' as const, k, at: v.at, bytes: entryBytes(k, v) })),
+    ...Object.entries(state.files).map(([k, v]) => ({ kind: 'files' as const, k, at: v.at, bytes: entryBytes(k, v) })),
+  ].sort((a, b) => a.at - b.at);
+  let total = Buffer.byteLength(text);
+  let drop = 0;
+  while (total > maxBytes && drop < entries.length - 1) total -= entries[drop++]!.bytes;
+  if (total > maxBytes) return undefined;
+  const next: SessionState = { ...state, plans: { ...state.plans }, files: { ...state.files } };
+  for (const e of entries.slice(0, drop)) delete next[e.kind][e.k];
+  text = JSON.stringify(next);
+  return Buffer.byteLength(text) <= maxBytes ? text : undefined;
+}
+
+/** Bytes an entry adds to the JSON: `"key":value` and a comma. */
+function entryBytes(key: string, value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(key)) + Buffer.byteLength(JSON.stringify(value)) + 2;
+}
+
 /** Accepts only well-formed entries from a file anyone could have damaged; the rest is dropped. */
 export function normalizeState(raw: unknown): SessionState {
   const state = emptyState();
   if (!isRecord(raw)) return state;
   if (isRecord(raw.plans)) {
     for (const [id, p] of Object.entries(raw.plans)) {
-      if (id !== '__proto__' && isRecord(p) && typeof p.file === 'string' && allFinite(p, ['size', 'mtimeMs', 'askedFirst', 'sentFirst', 'sentLines', 'estimate', 'cap', 'at'])
+      if (isRecord(p) && typeof p.file === 'string' && allFinite(p, ['size', 'mtimeMs', 'askedFirst', 'sentFirst', 'sentLines', 'estimate', 'cap', 'at'])
         && (p.askedLines === undefined || isFiniteNumber(p.askedLines))) {
-        state.plans[id] = p as unknown as Plan;
+        setOwn(state.plans, id, p as unknown as Plan);
       }
     }
   }
   if (isRecord(raw.files)) {
     for (const [path, l] of Object.entries(raw.files)) {
-      if (path !== '__proto__' && isRecord(l) && allFinite(l, ['size', 'mtimeMs', 'ratio', 'at']) && (l.ratio as number) > 0) {
-        state.files[path] = l as unknown as Learned;
+      if (isRecord(l) && allFinite(l, ['size', 'mtimeMs', 'ratio', 'at']) && (l.ratio as number) > 0) {
+        setOwn(state.files, path, l as unknown as Learned);
       }
     }
   }
   if (isFiniteNumber(raw.cap) && raw.cap > 0) state.cap = raw.cap;
   return state;
+}
+
+/** Any id is a key, `__proto__` included (a tool_use_id is the engine's string): never a prototype change. */
+function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

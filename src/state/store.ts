@@ -1,25 +1,37 @@
 // The per-session state file: the only code that touches the state directory.
 // Parallel Reads run their hooks in parallel, so every change is a read-modify-write under an exclusive lock
 // file, published by an atomic rename: readers never see a torn file, writers never lose each other's entries.
+// Every path it touches passes one check (a private directory of ours, a plain session id, no symlink
+// followed), and every failure means "no state": the hook goes on without it.
 import {
-  closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync,
-  statSync, unlinkSync, writeSync,
+  closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync,
+  unlinkSync, writeSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { emptyState, normalizeState, type SessionState } from './session.js';
+import { isAbsolute, join } from 'node:path';
+import { emptyState, normalizeState, serializeWithin, type SessionState } from './session.js';
 
 export const STATE_DIR_ENV = 'READ_CEILING_PAGER_STATE_DIR';
 
+/** A lock whose owner is gone, or that no live hook could still hold, is broken by the next hook. */
 const LOCK_STALE_MS = 3_000;
+const LOCK_ABANDONED_MS = 30_000;
+/** A temp file or lock lives for milliseconds; one this old belongs to a killed hook. */
+const TEMP_STALE_MS = 60_000;
 const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
-const SESSION_FILE_MAX_BYTES = 1024 * 1024;
+/** Bounds the whole directory: the newest sessions are kept, each file at most SESSION_FILE_MAX_BYTES. */
+export const MAX_SESSIONS = 512;
+export const SESSION_FILE_MAX_BYTES = 256 * 1024;
 
-/** Where state lives: the override, the plugin's data directory, or the XDG state directory. */
+/** Where state lives: the override, the plugin's data directory, or the XDG state directory. Relative
+ * values are ignored (XDG says so), so state never lands in whatever directory the hook runs in. */
 export function stateDir(env: NodeJS.ProcessEnv): string {
-  if (env[STATE_DIR_ENV]) return env[STATE_DIR_ENV];
-  if (env.CLAUDE_PLUGIN_DATA) return join(env.CLAUDE_PLUGIN_DATA, 'state');
-  const base = env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state');
+  const abs = (v: string | undefined) => (v && isAbsolute(v) ? v : undefined);
+  const override = abs(env[STATE_DIR_ENV]);
+  if (override) return override;
+  const pluginData = abs(env.CLAUDE_PLUGIN_DATA);
+  if (pluginData) return join(pluginData, 'state');
+  const base = abs(env.XDG_STATE_HOME) ?? join(abs(env.HOME) ?? homedir(), '.local', 'state');
   return join(base, 'read-ceiling-pager');
 }
 
@@ -28,15 +40,18 @@ export function isSafeSessionId(id: string): boolean {
   return /^[A-Za-z0-9_-]{1,128}$/.test(id);
 }
 
+const NOFOLLOW_READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const EXCLUSIVE_CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
 export class StateStore {
   /** `deadline`: the instant past which waiting for the lock gives up and the hook goes on without state. */
   constructor(private readonly dir: string, private readonly deadline: number) {}
 
-  /** The session's state, or an empty one when there is none or it cannot be read. */
+  /** The session's state, or an empty one when there is none or it cannot be trusted. */
   read(sessionId: string): SessionState {
     const file = this.sessionFile(sessionId);
-    if (!file) return emptyState();
-    return this.load(file);
+    if (!file || !this.isPrivateDir()) return emptyState();
+    return load(file);
   }
 
   /** Applies `change` to the session's state under the lock. Returns false when the state could not be
@@ -45,97 +60,182 @@ export class StateStore {
     const file = this.sessionFile(sessionId);
     if (!file || !this.ensureDir()) return false;
     const lock = `${file}.lock`;
-    if (!this.acquire(lock)) return false;
+    const token = this.acquire(lock);
+    if (!token) return false;
     try {
       const isNew = !exists(file);
-      const next = change(this.load(file));
-      writeAtomically(file, JSON.stringify(next));
-      if (isNew) this.pruneOldSessions();
+      const text = serializeWithin(change(load(file)), SESSION_FILE_MAX_BYTES);
+      if (text === undefined) return false;
+      writeAtomically(file, text);
+      if (isNew) this.prune();
       return true;
     } catch {
       return false;
     } finally {
-      try { unlinkSync(lock); } catch { /* already gone: a peer judged it stale */ }
+      release(lock, token);
     }
   }
 
   private sessionFile(sessionId: string): string | undefined {
-    return isSafeSessionId(sessionId) ? join(this.dir, `${sessionId}.json`) : undefined;
+    return typeof sessionId === 'string' && isSafeSessionId(sessionId) ? join(this.dir, `${sessionId}.json`) : undefined;
   }
 
-  private load(file: string): SessionState {
+  /** The directory must be ours: a real directory (not a link), owned by this user, writable by no one else. */
+  private isPrivateDir(): boolean {
     try {
-      const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-      try {
-        const st = fstatSync(fd);
-        if (!st.isFile() || st.size > SESSION_FILE_MAX_BYTES) return emptyState();
-        return normalizeState(JSON.parse(readFileSync(fd, 'utf8')));
-      } finally {
-        closeSync(fd);
-      }
-    } catch {
-      return emptyState(); // missing, corrupt or hostile: start over rather than fail the Read
-    }
-  }
-
-  /** The directory must be ours: a real directory (not a link), owned by this user, private. */
-  private ensureDir(): boolean {
-    try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       const st = lstatSync(this.dir);
-      if (!st.isDirectory()) return false;
-      if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return false;
-      return true;
+      return st.isDirectory() && ownedByMe(st.uid) && (st.mode & 0o022) === 0;
     } catch {
       return false;
     }
   }
 
-  private acquire(lock: string): boolean {
+  private ensureDir(): boolean {
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    } catch {
+      return false;
+    }
+    return this.isPrivateDir();
+  }
+
+  /** Takes the lock, or returns undefined at the deadline. The lock holds its owner's pid. */
+  private acquire(lock: string): string | undefined {
+    const token = `${process.pid} ${Math.random().toString(36).slice(2)}`;
     let attempt = 0;
     for (;;) {
       try {
-        closeSync(openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600));
-        return true;
+        const fd = openSync(lock, EXCLUSIVE_CREATE, 0o600);
+        try { writeSync(fd, token); } finally { closeSync(fd); }
+        return token;
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
       }
-      try {
-        // A hook killed while holding the lock leaves it behind; a lock older than any hook lives is stale.
-        if (Date.now() - lstatSync(lock).mtimeMs > LOCK_STALE_MS) unlinkSync(lock);
-      } catch { /* released meanwhile */ }
-      if (Date.now() > this.deadline) return false;
+      const seen = readSmall(lock);
+      // Break it only if it is still the lock judged stale: a peer may have broken it and taken a new one.
+      if (isStale(lock, seen) && readSmall(lock) === seen) {
+        try { unlinkSync(lock); } catch { /* a peer broke it first */ }
+        continue;
+      }
+      if (Date.now() > this.deadline) return undefined;
       // Back off with jitter: dozens of parallel Reads must not wake each other in lockstep.
       sleep(Math.min(2 * 1.5 ** attempt++, 25) * (0.5 + Math.random()));
     }
   }
 
-  private pruneOldSessions(): void {
+  /** Sessions older than a week go, and beyond MAX_SESSIONS the oldest; so do leftovers of killed hooks. */
+  private prune(): void {
     const now = Date.now();
+    const sessions: { path: string; mtimeMs: number }[] = [];
     for (const name of readdirSync(this.dir)) {
-      if (!/\.(json|lock|tmp)$/.test(name)) continue;
+      const kind = /\.(json|lock|tmp)$/.exec(name)?.[1];
+      if (!kind) continue;
       const path = join(this.dir, name);
       try {
-        if (now - statSync(path).mtimeMs > SESSION_MAX_AGE_MS) unlinkSync(path);
+        const st = lstatSync(path);
+        const age = now - st.mtimeMs;
+        if (kind === 'json' && st.isFile() && age <= SESSION_MAX_AGE_MS) sessions.push({ path, mtimeMs: st.mtimeMs });
+        else if (kind === 'json' || age > TEMP_STALE_MS) unlinkSync(path);
       } catch { /* a peer removed it */ }
     }
+    if (sessions.length <= MAX_SESSIONS) return;
+    sessions.sort((a, b) => b.mtimeMs - a.mtimeMs);
+    for (const s of sessions.slice(MAX_SESSIONS)) {
+      try { unlinkSync(s.path); } catch { /* a peer removed it */ }
+    }
+  }
+}
+
+/** A session file we wrote: a regular file (never through a link), ours, not oversized; anything else reads
+ * as no state and is replaced by the next write. */
+function load(file: string): SessionState {
+  try {
+    const fd = openSync(file, NOFOLLOW_READ);
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile() || !ownedByMe(st.uid) || st.size > SESSION_FILE_MAX_BYTES) return emptyState();
+      return normalizeState(JSON.parse(readFileSync(fd, 'utf8')));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return emptyState(); // missing, corrupt or hostile: start over rather than fail the Read
+  }
+}
+
+/** Whether a lock may be broken: its owner has exited, or it is older than any hook lives. */
+function isStale(lock: string, text: string | undefined): boolean {
+  let age: number;
+  try {
+    age = Date.now() - lstatSync(lock).mtimeMs;
+  } catch {
+    return false; // released meanwhile: just try again
+  }
+  if (age > LOCK_ABANDONED_MS) return true;
+  const owner = lockOwner(text);
+  // Unknown owner (still being written, or not ours to read): only age tells.
+  if (owner === undefined) return age > LOCK_STALE_MS;
+  return owner === process.pid || !isAlive(owner); // our own pid in a lock we do not hold: a dead namesake
+}
+
+function lockOwner(text: string | undefined): number | undefined {
+  const pid = text === undefined ? NaN : Number.parseInt(text, 10);
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0); // signal 0: a check, nothing is sent
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the lock only while it is still ours: a peer may have judged ours stale and taken it. */
+function release(lock: string, token: string): void {
+  if (readSmall(lock) !== token) return;
+  try { unlinkSync(lock); } catch { /* already gone */ }
+}
+
+function readSmall(path: string): string | undefined {
+  try {
+    const fd = openSync(path, NOFOLLOW_READ);
+    try {
+      const buf = Buffer.alloc(64);
+      return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
   }
 }
 
 function writeAtomically(file: string, text: string): void {
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  const fd = openSync(tmp, EXCLUSIVE_CREATE, 0o600);
   try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
-  try {
+    try {
+      // writeSync may write less than asked (a full disk): a short file must never be published.
+      const data = Buffer.from(text, 'utf8');
+      for (let off = 0; off < data.length;) {
+        const n = writeSync(fd, data, off, data.length - off);
+        if (n <= 0) throw new Error('short write');
+        off += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, file);
   } catch (err) {
     try { unlinkSync(tmp); } catch { /* nothing to clean */ }
     throw err;
   }
+}
+
+function ownedByMe(uid: number): boolean {
+  return typeof process.getuid !== 'function' || uid === process.getuid();
 }
 
 function exists(file: string): boolean {
