@@ -24,57 +24,82 @@ const STARTS = quick ? 3 : 5;
 const tmp = mkdtempSync(join(tmpdir(), 'rcp-bench-'));
 const est = await loadEstimator();
 
-try {
-  if (!args.includes('--no-quality')) quality();
-  if (!args.includes('--no-speed')) speed();
-} finally {
-  rmSync(tmp, { recursive: true, force: true });
-}
+
+/** Safety factors the margin trade-off compares; PRIOR_SAFETY is the one `pre` uses. */
+const SAFETIES = [1.0, 1.05, 1.1, 1.15, 1.2];
+const FILL_CLASSES = ['prose', 'markdown', 'ts', 'js', 'python'];
 
 function quality() {
   const tokenizers = { ...REAL, 'claude-dense': null };
   const names = Object.keys(tokenizers);
-  const rows = [];
-  const totals = { pager: {}, naive: {} };
+  const methods = ['naive', ...SAFETIES.map((x) => `pager@${x}`)];
+  if (!SAFETIES.includes(est.PRIOR_SAFETY)) methods.push(`pager@${est.PRIOR_SAFETY}`);
+  const ours = `pager@${est.PRIOR_SAFETY}`;
+  const stats = {}; // stats[method][cls][tokenizer] = { windows, refused, fill }
+  for (const m of methods) stats[m] = {};
   for (const cls of Object.keys(CLASSES)) {
-    const text = texts(cls, 'held', FILE_CHARS).map((t) => t.text.replace(/\r\n/g, '\n')).join('\n');
+    const text = texts(cls, 'held', FILE_CHARS).map((t) => t.text).join('\n');
     const path = join(tmp, `${cls}.${CLASSES[cls].ext}`);
     writeFileSync(path, text);
     const lines = text.split('\n');
-    const count = (k, s) => (k === 'claude-dense' ? claudeDense(s) : tokenizers[k](s));
-    const stat = { pager: {}, naive: {} };
-    for (const m of ['pager', 'naive']) for (const k of names) stat[m][k] = { windows: 0, refused: 0, fill: 0 };
+    const count = (k, w) => (k === 'claude-dense' ? claudeDense(w) : tokenizers[k](w));
+    for (const m of methods) stats[m][cls] = Object.fromEntries(names.map((k) => [k, { windows: 0, refused: 0, fill: 0 }]));
+    const counted = new Map(); // the same window under two methods is tokenized once
     for (let s = 0; s < STARTS; s++) {
       const first = 1 + Math.floor((s / STARTS) * lines.length * 0.7);
-      const budget = est.budgetFor(path, CAP, undefined, Infinity);
-      const fit = est.fitWindow(path, first, budget, Date.now() + 60_000);
-      const plans = { pager: fit.whole ? 0 : fit.lines, naive: naiveLines(lines, first - 1) };
-      for (const [m, n] of Object.entries(plans)) {
-        if (n <= 0 || first - 1 + n >= lines.length) continue; // not clamped: nothing to judge
-        const window = lines.slice(first - 1, first - 1 + n).join('\n');
+      for (const m of methods) {
+        let n;
+        if (m === 'naive') n = naiveLines(lines, first - 1);
+        else {
+          const budget = { ...est.budgetFor(path, CAP, undefined, Infinity), safety: Number(m.slice(6)) };
+          const fit = est.fitWindow(path, first, budget, Date.now() + 60_000);
+          n = fit.whole ? 0 : fit.lines;
+        }
+        if (n <= 0 || first - 1 + n >= lines.length) continue; // not clamped, or no line fits: nothing to judge
+        const key = `${first}:${n}`;
+        if (!counted.has(key)) {
+          const window = lines.slice(first - 1, first - 1 + n).join('\n');
+          const floor = window.length <= est.neverCountedChars(CAP, path);
+          counted.set(key, Object.fromEntries(names.map((k) => { const t = count(k, window); return [k, { t, refused: t > CAP && !floor }]; })));
+        }
         for (const k of names) {
-          const t = count(k, window);
-          const st = stat[m][k];
-          st.windows++;
-          if (t > CAP && window.length > est.neverCountedChars(CAP, path)) st.refused++;
-          st.fill += t / CAP;
+          const st = stats[m][cls][k];
+          const c = counted.get(key)[k];
+          st.windows++; st.fill += c.t / CAP; if (c.refused) st.refused++;
         }
       }
     }
-    rows.push([cls, stat]);
-    for (const m of ['pager', 'naive']) for (const k of names) {
-      const T = (totals[m][k] ??= { windows: 0, refused: 0, fill: 0 });
-      T.windows += stat[m][k].windows; T.refused += stat[m][k].refused; T.fill += stat[m][k].fill;
-    }
-    process.stderr.write(`  ${cls} done\n`);
+    process.stderr.write(`  ${cls}`);
   }
-  const cell = (st) => (st.windows === 0 ? '—'.padStart(13) : `${st.refused}/${st.windows} ${(st.fill / st.windows).toFixed(2)}`.padStart(13));
-  console.log(`\nQUALITY at cap ${CAP}: refused/clamped windows and mean fill (true tokens / cap) per class`);
-  for (const m of ['pager', 'naive']) {
-    console.log(`\n${m === 'pager' ? 'read-ceiling-pager estimate (PRIOR_SAFETY ' + est.PRIOR_SAFETY + ')' : 'naive rule: (chars + 8 per line) / 3.5'}`);
-    console.log(['class'.padEnd(10), ...names.map((k) => k.padStart(13))].join(' '));
-    for (const [cls, stat] of rows) console.log([cls.padEnd(10), ...names.map((k) => cell(stat[m][k]))].join(' '));
-    console.log(['all'.padEnd(10), ...names.map((k) => cell(totals[m][k]))].join(' '));
+  process.stderr.write('\n');
+  const sum = (m, classes, k) => classes.reduce((a, c) => {
+    const st = stats[m][c][k];
+    return { windows: a.windows + st.windows, refused: a.refused + st.refused, fill: a.fill + st.fill };
+  }, { windows: 0, refused: 0, fill: 0 });
+  const cell = (st) => (st.windows === 0 ? '—'.padStart(14) : `${st.refused}/${st.windows} ${(st.fill / st.windows).toFixed(2)}`.padStart(14));
+  const classes = Object.keys(CLASSES);
+  console.log(`\nQUALITY at cap ${CAP} (${STARTS} windows per class, each asking for the rest of the file):`);
+  console.log('refused/clamped windows and mean fill = true tokens / cap, per class and tokenizer');
+  for (const m of ['naive', ours]) {
+    console.log(`\n${m === 'naive' ? 'naive rule: (characters + 8 per line) / 3.5 chars per token' : `read-ceiling-pager (PRIOR_SAFETY ${est.PRIOR_SAFETY})`}`);
+    console.log(['class'.padEnd(10), ...names.map((k) => k.padStart(14))].join(' '));
+    for (const c of classes) console.log([c.padEnd(10), ...names.map((k) => cell(stats[m][c][k]))].join(' '));
+    console.log(['prose+code'.padEnd(10), ...names.map((k) => cell(sum(m, FILL_CLASSES, k)))].join(' '));
+    console.log(['all'.padEnd(10), ...names.map((k) => cell(sum(m, classes, k)))].join(' '));
+  }
+  console.log('\nMARGIN trade-off (all classes; a refusal costs one round, then the file\'s density is learned;');
+  console.log('a short page costs the part of a round it leaves unread). Rounds to read 100k tokens of a file');
+  console.log(`= 100k / (fill × cap) + refusals per file, under claude-dense.`);
+  console.log(['safety'.padEnd(8), 'refused any'.padStart(12), 'refused dense'.padStart(14), 'fill prose+code'.padStart(16), 'fill all'.padStart(9), 'rounds/100k'.padStart(12)].join(' '));
+  for (const x of SAFETIES) {
+    const m = `pager@${x}`;
+    const dense = sum(m, classes, 'claude-dense');
+    const anyRefused = classes.reduce((a, c) => a + Math.max(...names.map((k) => stats[m][c][k].refused)), 0);
+    const fillAll = dense.fill / dense.windows;
+    const rounds = 100_000 / (fillAll * CAP) + dense.refused / dense.windows;
+    const pc = sum(m, FILL_CLASSES, 'claude-dense');
+    console.log([String(x).padEnd(8), String(anyRefused).padStart(12), `${dense.refused}/${dense.windows}`.padStart(14),
+      (pc.fill / pc.windows).toFixed(3).padStart(16), fillAll.toFixed(3).padStart(9), rounds.toFixed(2).padStart(12)].join(' '));
   }
 }
 
@@ -146,4 +171,11 @@ function peakRss(bin, input, env, bare = false) {
   const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...(bare ? ['-e', '0'] : [bin, 'pre'])], { input: bare ? '' : input, env, encoding: 'utf8' });
   const kb = Number(r.stderr.trim().split('\n').pop());
   return Number.isFinite(kb) ? `${(kb / 1024).toFixed(0)} MiB` : 'n/a';
+}
+
+try {
+  if (!args.includes('--no-quality')) quality();
+  if (!args.includes('--no-speed')) speed();
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
 }
