@@ -93,8 +93,8 @@ function oversizeSentence(path: string, o: OversizeLines): string {
   const which = o.first === o.last ? `Line ${o.first} alone is` : `Lines ${o.first}-${o.last} are each`;
   const size = `about ${Math.round(o.tokens)} tokens (${o.chars} characters${o.first === o.last ? '' : ' for the first'})`;
   return `${which} over the cap, ${size}: no Read window holding ${o.first === o.last ? 'it' : 'them'} fits. `
-    + `Grep finds text inside ${o.first === o.last ? 'it' : 'them'}, and a shell byte range shows a part, for example: `
-    + `sed -n '${o.first}p' ${shellQuote(path)} | cut -c 1-20000`;
+    + `Grep finds text inside ${o.first === o.last ? 'it' : 'them'}, and a shell byte range shows a part, for example `
+    + `\`sed -n '${o.first}p' ${shellQuote(path)} | cut -c 1-20000\`.`;
 }
 
 function nextSentence(next: NextWindow | undefined, explicitWindow: boolean): string {

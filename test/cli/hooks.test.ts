@@ -236,7 +236,7 @@ describe('post after a refusal', () => {
     const advice: string = fail.json.hookSpecificOutput.additionalContext;
     expect(advice).toContain('Line 2 alone is over the cap');
     expect(advice).toContain('450000 characters');
-    expect(advice).toContain(`sed -n '2p' ${file} | cut -c 1-20000`);
+    expect(advice).toContain(`for example \`sed -n '2p' ${file} | cut -c 1-20000\`. Reading goes on`);
     expect(advice).toContain('Reading goes on with offset=3 limit=2.');
   });
 

@@ -34,7 +34,7 @@ describe('shortWindowNote: what the model is told after a window came back short
       wasWholeFileRead: false, oversize: { first: 2, last: 2, tokens: 112345.4, chars: 450000 }, next: { first: 3, lines: 2 },
     });
     expect(note).toContain('Line 2 alone is over the cap, about 112345 tokens (450000 characters): no Read window holding it fits.');
-    expect(note).toContain("sed -n '2p' /r/min.json | cut -c 1-20000");
+    expect(note).toContain("for example `sed -n '2p' /r/min.json | cut -c 1-20000`. Lines 3-4");
     expect(note).toContain('Lines 3-4 are not shown yet; offset=3 limit=2');
   });
 
@@ -43,7 +43,7 @@ describe('shortWindowNote: what the model is told after a window came back short
       path: "/r/it's here.txt", totalLines: 4, returnedFirst: 1, returnedLast: 1, askedLast: 4, clampedUnderCap: 25000,
       wasWholeFileRead: false, oversize: { first: 2, last: 3, tokens: 30000, chars: 120000 }, next: { first: 4, lines: 1 },
     });
-    expect(spaced).toContain(`sed -n '2p' '/r/it'\\''s here.txt'`);
+    expect(spaced).toContain(`\`sed -n '2p' '/r/it'\\''s here.txt' | cut -c 1-20000\`.`);
     expect(spaced).toContain('Lines 2-3 are each over the cap');
     expect(spaced).toContain('Line 4 is not shown yet; offset=4 limit=1');
     const long = shortWindowNote({
