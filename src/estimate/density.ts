@@ -34,7 +34,19 @@ export const FEATURE_NAMES: readonly (keyof Features)[] = [
 /** Letters past this many in one run are not part of a dictionary word. */
 const LONG_RUN = 16;
 
-const enum Kind { None, Lower, Upper, Digit, Punct, Space, Other }
+const enum Kind { None, Lower, Upper, Digit, Punct, Space, Other, Newline, Control }
+
+/** The kind of every ASCII code unit, so the hot loop does one lookup instead of a chain of range tests. */
+const ASCII_KIND = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  ASCII_KIND[c] = c >= 97 && c <= 122 ? Kind.Lower
+    : c >= 65 && c <= 90 ? Kind.Upper
+      : c >= 48 && c <= 57 ? Kind.Digit
+        : c === 32 || c === 9 ? Kind.Space
+          : c === 10 ? Kind.Newline
+            : c < 32 || c === 127 ? Kind.Control
+              : Kind.Punct;
+}
 
 export function emptyFeatures(): Features {
   return {
@@ -56,29 +68,17 @@ export class TokenTally {
     let prev = this.prev;
     let spaceRun = this.spaceRun;
     let letterRun = this.letterRun;
+    // Hot counters live in locals while the loop runs (the hook runs this cold, mostly in the interpreter).
+    let letters = 0, words = 0, bareWords = 0, caseChanges = 0, longRunLetters = 0, digits = 0, digitRuns = 0;
+    let punct = 0, punctRuns = 0, spaceRuns = 0, spaceExtra = 0, newlines = 0;
     const n = text.length;
     for (let i = 0; i < n; i++) {
       const c = text.charCodeAt(i);
       let kind: Kind;
       if (c < 128) {
-        if ((c >= 97 && c <= 122)) {
-          kind = Kind.Lower;
-        } else if (c >= 65 && c <= 90) {
-          kind = Kind.Upper;
-        } else if (c >= 48 && c <= 57) {
-          kind = Kind.Digit;
-        } else if (c === 32 || c === 9) {
-          kind = Kind.Space;
-        } else if (c === 10) {
-          f.newlines++;
-          kind = Kind.None;
-        } else if (c < 32 || c === 127) {
-          f.controls++;
-          kind = Kind.Other;
-        } else {
-          f.punct++;
-          kind = Kind.Punct;
-        }
+        kind = ASCII_KIND[c] as Kind;
+        if (kind === Kind.Newline) { newlines++; kind = Kind.None; }
+        else if (kind === Kind.Control) { f.controls++; kind = Kind.Other; }
       } else {
         kind = Kind.Other;
         if (c >= 0xac00 && c <= 0xd7a3) f.hangul++;
@@ -91,32 +91,38 @@ export class TokenTally {
         else f.otherSymbols++;
       }
 
-      if (kind === Kind.Lower || kind === Kind.Upper) {
-        f.letters++;
+      if (kind <= Kind.Upper && kind !== Kind.None) {
+        letters++;
         if (prev !== Kind.Lower && prev !== Kind.Upper) {
-          f.words++;
-          if (prev !== Kind.Space) f.bareWords++;
+          words++;
+          if (prev !== Kind.Space) bareWords++;
           letterRun = 1;
+        } else {
+          if (kind === Kind.Upper && prev === Kind.Lower) caseChanges++;
+          if (++letterRun > LONG_RUN) longRunLetters++;
         }
-        else {
-          if (kind === Kind.Upper && prev === Kind.Lower) f.caseChanges++;
-          if (++letterRun > LONG_RUN) f.longRunLetters++;
-        }
-      } else if (kind === Kind.Digit) {
-        f.digits++;
-        if (prev !== Kind.Digit) f.digitRuns++;
-      } else if (kind === Kind.Punct && prev !== Kind.Punct) {
-        f.punctRuns++;
-      }
-      if (kind === Kind.Space) {
+        spaceRun = 0;
+      } else if (kind === Kind.Space) {
         spaceRun++;
-        if (spaceRun === 2) f.spaceRuns++;
-        if (spaceRun >= 2) f.spaceExtra++;
+        if (spaceRun >= 2) {
+          spaceExtra++;
+          if (spaceRun === 2) spaceRuns++;
+        }
       } else {
         spaceRun = 0;
+        if (kind === Kind.Digit) {
+          digits++;
+          if (prev !== Kind.Digit) digitRuns++;
+        } else if (kind === Kind.Punct) {
+          punct++;
+          if (prev !== Kind.Punct) punctRuns++;
+        }
       }
       prev = kind;
     }
+    f.letters += letters; f.words += words; f.bareWords += bareWords; f.caseChanges += caseChanges;
+    f.longRunLetters += longRunLetters; f.digits += digits; f.digitRuns += digitRuns; f.punct += punct;
+    f.punctRuns += punctRuns; f.spaceRuns += spaceRuns; f.spaceExtra += spaceExtra; f.newlines += newlines;
     this.prev = prev;
     this.spaceRun = spaceRun;
     this.letterRun = letterRun;
@@ -129,10 +135,13 @@ export class TokenTally {
   }
 }
 
-export function tokensOf(f: Features, weights: Weights = WEIGHTS): number {
-  let t = 0;
-  for (const name of FEATURE_NAMES) t += f[name] * weights[name];
-  return t;
+/** Unrolled: the fit asks after every line of the window. */
+export function tokensOf(f: Features, w: Weights = WEIGHTS): number {
+  return f.letters * w.letters + f.words * w.words + f.bareWords * w.bareWords + f.caseChanges * w.caseChanges
+    + f.longRunLetters * w.longRunLetters + f.digits * w.digits + f.digitRuns * w.digitRuns + f.punct * w.punct
+    + f.punctRuns * w.punctRuns + f.spaceRuns * w.spaceRuns + f.spaceExtra * w.spaceExtra + f.hangul * w.hangul
+    + f.han * w.han + f.kana * w.kana + f.otherLetters * w.otherLetters + f.otherSymbols * w.otherSymbols
+    + f.astral * w.astral + f.controls * w.controls + f.newlines * w.newlines;
 }
 
 /** Point estimate for a whole string (tests, the `estimate` command, calibration). */

@@ -70,7 +70,14 @@ describe('the estimate', () => {
   it('is linear in the features with the fitted weights', () => {
     const t = new TokenTally();
     t.add('Hello, world 42\n');
-    expect(t.tokens()).toBeCloseTo(tokensOf(t.f, WEIGHTS));
+    const sum = FEATURE_NAMES.reduce((a, n) => a + t.f[n] * WEIGHTS[n], 0);
+    expect(t.tokens()).toBeCloseTo(sum);
+    expect(tokensOf(t.f, WEIGHTS)).toBeCloseTo(sum);
+    // Every feature takes part: a weight of 1 on one feature alone gives that feature's count.
+    for (const n of FEATURE_NAMES) {
+      const only = Object.fromEntries(FEATURE_NAMES.map((m) => [m, m === n ? 1 : 0])) as typeof WEIGHTS;
+      expect(tokensOf(t.f, only)).toBe(t.f[n]);
+    }
     expect(FEATURE_NAMES.length).toBe(Object.keys(WEIGHTS).length);
   });
 
