@@ -145,6 +145,7 @@ function speed() {
   };
   const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
   const cases = [
+    ['start-up only (Read of a missing file)', event(join(tmp, 'missing.txt'), 1, 500)],
     ['small file (60 KB, window fits)', event(small, 1, 500)],
     ['4 MiB file, clamped', event(big, 1, 100000)],
     ['1 GiB file, window near the start', event(huge, 10, 100000)],
@@ -161,10 +162,10 @@ function speed() {
     const out = timeOf([bin, 'pre'], input).out.trim();
     const limit = out ? JSON.parse(out).hookSpecificOutput.updatedInput.limit : 'unchanged';
     const rss = peakRss(bin, input, env);
-    console.log(`  ${name.padEnd(36)} ${median(times[k]).toFixed(1).padStart(7)} ms  ${(median(times[k]) / base).toFixed(2)}× node  peak RSS ${rss}  limit → ${limit}`);
+    console.log(`  ${name.padEnd(40)} ${median(times[k]).toFixed(1).padStart(7)} ms  ${(median(times[k]) / base).toFixed(2)}× node  peak RSS ${rss}  limit → ${limit}`);
   });
   const rssNode = peakRss('-e', '0', env, true);
-  console.log(`  ${'bare node -e 0'.padEnd(36)} ${base.toFixed(1).padStart(7)} ms  1.00× node  peak RSS ${rssNode}`);
+  console.log(`  ${'bare node -e 0'.padEnd(40)} ${base.toFixed(1).padStart(7)} ms  1.00× node  peak RSS ${rssNode}`);
 }
 
 function peakRss(bin, input, env, bare = false) {
