@@ -11,6 +11,8 @@ import { classifyRead, clampedInput } from '../hooks/request.js';
 
 /** A dry run may take longer than the hook's 2 s; past this it reports what it has. */
 const DRY_RUN_DEADLINE_MS = 20_000;
+/** Measuring the whole requested window is only for the report: a window to the end of a huge file stops here. */
+const MEASURE_DEADLINE_MS = 3_000;
 /** Counting a file's lines for the note's "has N lines" is skipped above this size. */
 const MAX_LINE_COUNT_BYTES = 256 * 1024 * 1024;
 
@@ -66,7 +68,7 @@ export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv
   const deadline = Date.now() + DRY_RUN_DEADLINE_MS;
   const charFloor = neverCountedChars(cap.cap, path);
 
-  const whole = measureWindow(path, first, askedLines ?? Infinity, deadline);
+  const whole = measureWindow(path, first, askedLines ?? Infinity, Math.min(deadline, Date.now() + MEASURE_DEADLINE_MS));
   const report: EstimateReport = {
     file: path,
     size: stat.size,
@@ -178,7 +180,6 @@ function nonNegativeInt(value: string): number {
 }
 
 function positiveInt(value: string): number {
-  const n = nonNegativeInt(value);
-  if (n === 0) throw new InvalidArgumentError('expected a whole number of 1 or more.');
-  return n;
+  if (!/^\s*\d+\s*$/.test(value) || Number.parseInt(value, 10) === 0) throw new InvalidArgumentError('expected a whole number of 1 or more.');
+  return Number.parseInt(value, 10);
 }
