@@ -3,11 +3,12 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES, type CapSource } from '../estimate/cap.js';
+import { neverCountedChars, resolveCap, type CapSource } from '../estimate/cap.js';
 import { PRIOR_SAFETY } from '../estimate/weights.js';
-import { budgetFor, fitWindow, measureWindow } from '../hooks/measure.js';
+import { measureWindow } from '../hooks/measure.js';
 import { shortWindowNote } from '../hooks/note.js';
-import { classifyRead, clampedInput } from '../hooks/request.js';
+import { planWindow, type PassReason } from '../hooks/pre.js';
+import { classifyRead } from '../hooks/request.js';
 
 /** A dry run may take longer than the hook's 2 s; past this it reports what it has. */
 const DRY_RUN_DEADLINE_MS = 20_000;
@@ -83,35 +84,20 @@ export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv
     },
     clamp: null, reason: null, updatedInput: null, note: null,
   };
-  const leave = (reason: string): EstimateReport => ({ ...report, reason });
+  const plan = planWindow(input, { path, stat }, cap.cap, undefined, deadline);
+  if (plan.kind === 'pass') return { ...report, reason: passReason(plan.reason, { cap: cap.cap, charFloor, first, whole }) };
 
-  const overSizeCap = stat.size > WHOLE_FILE_MAX_BYTES;
-  if (request.kind === 'whole' && !overSizeCap) return leave('a Read with no limit of a file under 256 KiB: the engine pages it itself');
-  if (stat.size <= charFloor) return leave(`the file is at most ${charFloor} bytes, so no window of it is ever counted`);
-  if (whole.scan.startBeyondEnd) return leave(`the file has fewer than ${first} lines`);
-
-  const budget = budgetFor(path, cap.cap, undefined, askedLines ?? Infinity);
-  const fit = fitWindow(path, first, budget, deadline);
-  if (fit.scan.timedOut) return leave('the file took too long to read; pre passes the Read through');
-  const needsLimit = askedLines === undefined && overSizeCap;
-  if (fit.whole && !needsLimit) {
-    return leave(whole.chars <= charFloor
-      ? `the window is at most ${charFloor} characters, so the engine never counts it`
-      : `the window fits under the ${cap.cap}-token cap`);
-  }
-  if (fit.lines === 0) return leave(`line ${first} alone is over the cap: no window holding it fits, and post explains the refusal`);
-
-  const last = first + fit.lines - 1;
+  const last = first + plan.lines - 1;
   const totalLines = stat.size <= MAX_LINE_COUNT_BYTES ? countLines(path) : undefined;
   const askedLast = askedLines === undefined ? undefined : first + askedLines - 1;
   const end = askedLast ?? (totalLines !== undefined ? totalLines : Infinity);
   const next = last + 1 <= end
-    ? { first: last + 1, lines: askedLast !== undefined ? askedLast - last : Math.min(fit.lines, end - last) }
+    ? { first: last + 1, lines: askedLast !== undefined ? askedLast - last : Math.min(plan.lines, end - last) }
     : undefined;
   return {
     ...report,
-    clamp: { limit: fit.lines, first, last, tokens: Math.round(fit.safeTokens), chars: fit.chars },
-    updatedInput: clampedInput(input, first, fit.lines),
+    clamp: { limit: plan.lines, first, last, tokens: Math.round(plan.safeTokens), chars: plan.chars },
+    updatedInput: plan.updatedInput,
     note: totalLines === undefined ? null : shortWindowNote({
       path,
       totalLines,
@@ -123,6 +109,21 @@ export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv
       next,
     }),
   };
+}
+
+/** `pre`'s reason, in words. */
+function passReason(reason: PassReason, c: { cap: number; charFloor: number; first: number; whole: { chars: number } }): string {
+  switch (reason) {
+    case 'not-a-window': return 'a PDF page range or allow_large: the engine counts those differently';
+    case 'engine-pages-it': return 'a Read with no limit of a file under 256 KiB: the engine pages it itself';
+    case 'small-file': return `the file is at most ${c.charFloor} bytes, so no window of it is ever counted`;
+    case 'start-beyond-end': return `the file has fewer than ${c.first} lines`;
+    case 'timed-out': return 'the file took too long to read; pre passes the Read through';
+    case 'fits': return c.whole.chars <= c.charFloor
+      ? `the window is at most ${c.charFloor} characters, so the engine never counts it`
+      : `the window fits under the ${c.cap}-token cap`;
+    case 'first-line-over-cap': return `line ${c.first} alone is over the cap: no window holding it fits, and post explains the refusal`;
+  }
 }
 
 function render(r: EstimateReport): string {
