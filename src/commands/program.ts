@@ -19,7 +19,7 @@ export function buildProgram(): Command {
       .description(`the ${event} hook on Read: reads the hook JSON on stdin, prints at most one JSON object`)
       .addHelpText('after', `\nExample (as the engine runs it):\n  echo '{"hook_event_name":"${name === 'pre' ? 'PreToolUse' : 'PostToolUse'}",…}' | read-ceiling-pager ${name}`)
       .action(() => {
-        throw new CommanderError(2, 'hook.stdin', `read-ceiling-pager ${name} reads a hook's JSON on stdin; it is meant to be run by Claude Code (see settings.example.json).`);
+        throw new CommanderError(1, 'hook.stdin', `read-ceiling-pager ${name} reads a hook's JSON on stdin; it is meant to be run by Claude Code (see settings.example.json).`);
       });
   }
   registerEstimate(program);

@@ -11,11 +11,16 @@ export interface HookContext {
   store: StateStore;
 }
 
+/** A Read's path as the engine resolves it: absolute, or against the session's cwd. */
+export function resolvedPath(filePath: string, cwd: unknown): string {
+  return isAbsolute(filePath) ? filePath : resolve(typeof cwd === 'string' ? cwd : process.cwd(), filePath);
+}
+
 /** The file a Read names, resolved as the engine resolves it, if it is a regular file. Never opens it:
  * a FIFO or a device is left alone. */
 export function regularFile(filePath: string, cwd: unknown): { path: string; stat: Stats } | undefined {
   if (filePath.length === 0 || filePath.includes('\0')) return undefined;
-  const path = isAbsolute(filePath) ? filePath : resolve(typeof cwd === 'string' ? cwd : process.cwd(), filePath);
+  const path = resolvedPath(filePath, cwd);
   try {
     const stat = statSync(path);
     return stat.isFile() ? { path, stat } : undefined;

@@ -1,18 +1,17 @@
 // The only module that knows the hook wire format: stdin JSON in, at most one JSON object out, exit 0.
 // Everything that goes wrong in here fails open: no output, and the Read runs as the model asked.
+import { readSync, writeSync } from 'node:fs';
 import { StateStore, stateDir } from '../state/store.js';
 import type { HookContext } from './context.js';
 import { PostEvent, PreToolUse } from './input.js';
 import { handlePost } from './post.js';
-import { handlePre } from './pre.js';
+import { handlePre, tooSmallToMatter } from './pre.js';
 
 /** Past this the hook stops reading the file and passes the Read through. Generous on purpose: on a busy
  * machine dozens of parallel hooks share two cores, and the settings give each hook 10 s. */
 export const SCAN_DEADLINE_MS = 7_000;
 /** Waiting for the session lock gives up here; a hook that cannot record its plan explains its clamp itself. */
 export const LOCK_DEADLINE_MS = 8_500;
-/** Stdin still open at the scan deadline: nothing could be done in time anyway, so say nothing. */
-const STDIN_DEADLINE_MS = SCAN_DEADLINE_MS;
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
 export type HookName = 'pre' | 'post';
@@ -20,13 +19,24 @@ export type HookName = 'pre' | 'post';
 export function runHook(name: HookName): void {
   const started = Date.now();
   process.exitCode = 0;
-  // A reader that went away must not turn into an exit 1 with a stack trace.
-  process.stdout.on('error', () => undefined);
-  readStdin(started + STDIN_DEADLINE_MS, (raw) => {
-    const out = raw === undefined ? '' : answer(name, raw, contextFor(started));
-    if (out) process.stdout.write(out);
-    process.exitCode = 0;
-  });
+  const raw = readStdin(started + SCAN_DEADLINE_MS);
+  const out = raw === undefined ? '' : answer(name, raw, contextFor(started));
+  if (out) writeStdout(out);
+}
+
+/** Written straight to fd 1: process.stdout would load the network stack on every Read. A reader that went
+ * away must not turn into an exit 1 with a stack trace. */
+function writeStdout(text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let done = 0;
+  while (done < bytes.length) {
+    try {
+      done += writeSync(1, bytes, done);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EAGAIN') { pause(); continue; }
+      return;
+    }
+  }
 }
 
 /** Exactly what the hook prints for this stdin: one JSON line, or nothing. Never throws. */
@@ -43,6 +53,8 @@ export function answer(name: HookName, raw: string, ctx: HookContext): string {
 /** The decision for one parsed hook input, as the JSON the engine expects (or undefined: say nothing). */
 export function respond(name: HookName, json: unknown, ctx: HookContext): object | undefined {
   if (name === 'pre') {
+    // Most Reads are of small files: one stat answers them, before any parsing.
+    if (tooSmallToMatter(json, ctx.env)) return undefined;
     const event = PreToolUse.safeParse(json);
     if (!event.success) return undefined;
     const decision = handlePre(event.data, ctx);
@@ -85,28 +97,49 @@ export function contextFor(started: number, env: NodeJS.ProcessEnv = process.env
   };
 }
 
-/** All of stdin, or undefined when it is too large to be a hook input, breaks, or is still open at the
- * deadline. Read through the event loop, so a writer that never closes cannot hold the hook past it. */
-function readStdin(deadline: number, done: (raw: string | undefined) => void): void {
-  const stdin = process.stdin;
+/** All of stdin, or undefined when it is too large to be a hook input or cannot be read.
+ * Read synchronously: the stream API would load the network stack on every Read. A JSON object is
+ * self-delimiting, so a writer that sends a whole input and never closes stdin still gets its answer; one that
+ * sends nothing and never closes is ended by the engine's hook timeout, and the Read runs as asked. */
+function readStdin(deadline: number): string | undefined {
   const chunks: Buffer[] = [];
   let total = 0;
-  let finished = false;
-  const finish = (raw: string | undefined) => {
-    if (finished) return;
-    finished = true;
-    clearTimeout(timer);
-    stdin.removeAllListeners('data');
-    stdin.destroy();
-    try { done(raw); } catch { /* fail open */ }
-  };
-  const timer = setTimeout(() => finish(undefined), Math.max(0, deadline - Date.now()));
-  stdin.on('data', (chunk: Buffer | string) => {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    total += buf.length;
-    if (total > MAX_STDIN_BYTES) return finish(undefined);
-    chunks.push(buf);
-  });
-  stdin.on('end', () => finish(Buffer.concat(chunks).toString('utf8')));
-  stdin.on('error', () => finish(undefined));
+  const buf = Buffer.allocUnsafe(256 * 1024);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(0, buf, 0, buf.length, null);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN' && Date.now() < deadline) { pause(); continue; }
+      if (code === 'EOF') break;
+      return undefined;
+    }
+    if (n === 0) break;
+    total += n;
+    if (total > MAX_STDIN_BYTES) return undefined;
+    chunks.push(Buffer.from(buf.subarray(0, n)));
+    if (endsWithBrace(buf, n) && isWholeJson(chunks)) break;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function endsWithBrace(buf: Buffer, n: number): boolean {
+  let i = n - 1;
+  while (i >= 0 && (buf[i] === 0x0a || buf[i] === 0x0d || buf[i] === 0x20 || buf[i] === 0x09)) i--;
+  return i >= 0 && buf[i] === 0x7d;
+}
+
+function isWholeJson(chunks: Buffer[]): boolean {
+  try {
+    JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function pause(): void {
+  Atomics.wait(sleeper, 0, 0, 2);
 }

@@ -3,7 +3,7 @@
 import { closeSync, openSync, readSync, constants } from 'node:fs';
 import { resolveCap } from '../estimate/cap.js';
 import { learnedRatio, withLearned, withoutPlan, type Plan, type SessionState } from '../state/session.js';
-import { regularFile, type HookContext } from './context.js';
+import { regularFile, resolvedPath, type HookContext } from './context.js';
 import { ReadInput, type PostEvent, type PostToolUse, type PostToolUseFailure } from './input.js';
 import { budgetFor, fitWindow, measureWindow, skipOversize } from './measure.js';
 import { refusalNote, shortWindowNote, type NextWindow, type RefusalAdvice } from './note.js';
@@ -13,8 +13,10 @@ import { modelInput } from './transcript.js';
 
 export function handlePost(event: PostEvent, ctx: HookContext): string | undefined {
   const state = ctx.store.read(event.session_id);
-  const plan = Object.prototype.hasOwnProperty.call(state.plans, event.tool_use_id) ? state.plans[event.tool_use_id] : undefined;
-  if (plan) ctx.store.update(event.session_id, (s) => withoutPlan(s, event.tool_use_id));
+  const stored = Object.prototype.hasOwnProperty.call(state.plans, event.tool_use_id) ? state.plans[event.tool_use_id] : undefined;
+  if (stored) ctx.store.update(event.session_id, (s) => withoutPlan(s, event.tool_use_id));
+  // A plan explains only the Read it was made for.
+  const plan = stored && stored.file === resolvedPath(event.tool_input.file_path, event.cwd) ? stored : undefined;
   return event.hook_event_name === 'PostToolUse'
     ? afterSuccess(event, plan, state, ctx)
     : afterRefusal(event, state, ctx);

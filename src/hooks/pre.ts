@@ -43,12 +43,8 @@ const SMALLEST_KNOWN_CAP = 10_000;
 export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | undefined {
   const input = event.tool_input;
   if (classifyRead(input).kind === 'pass') return undefined;
-  const file = regularFile(input.file_path, event.cwd);
+  const file = fileAtRisk(input.file_path, event.cwd, ctx.env);
   if (!file) return undefined;
-  // Fast path, before any state is read: every UTF-16 unit takes at least one byte, so a file this small is
-  // never counted (a read with no limit of it is under 256 KiB too).
-  const configured = resolveCap(ctx.env).cap;
-  if (file.stat.size <= neverCountedChars(Math.min(configured, SMALLEST_KNOWN_CAP), file.path)) return undefined;
 
   const state = ctx.store.read(event.session_id);
   const cap = resolveCap(ctx.env, state.cap).cap;
@@ -64,6 +60,25 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | un
   const recorded = ctx.store.update(event.session_id, (s) => withPlan(s, event.tool_use_id, record));
   if (recorded) return { updatedInput: plan.updatedInput };
   return { updatedInput: plan.updatedInput, additionalContext: clampedNote(input.file_path, record) };
+}
+
+/** The regular file a Read names, unless it is too small for any window of it to be counted: every UTF-16
+ * unit takes at least one byte, so a file no larger than the never-counted floor at the smallest cap sessions
+ * run at is never refused on tokens (and a read with no limit of it is under 256 KiB too). */
+function fileAtRisk(filePath: string, cwd: unknown, env: NodeJS.ProcessEnv): { path: string; stat: Stats } | undefined {
+  const file = regularFile(filePath, cwd);
+  if (!file) return undefined;
+  const floor = neverCountedChars(Math.min(resolveCap(env).cap, SMALLEST_KNOWN_CAP), file.path);
+  return file.stat.size > floor ? file : undefined;
+}
+
+/** The cheapest answer first, from the raw hook input before any schema is loaded: true when `pre` would
+ * certainly say nothing because the file is not one a window of could be refused. */
+export function tooSmallToMatter(json: unknown, env: NodeJS.ProcessEnv): boolean {
+  const event = json as { cwd?: unknown; tool_input?: { file_path?: unknown } } | null;
+  const filePath = typeof event === 'object' && event !== null && typeof event.tool_input === 'object' && event.tool_input !== null
+    ? event.tool_input.file_path : undefined;
+  return typeof filePath === 'string' && !fileAtRisk(filePath, event!.cwd, env);
 }
 
 /** What `pre` does with a Read of a regular file under a cap (and the file's learned density, if any).

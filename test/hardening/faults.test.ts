@@ -138,11 +138,23 @@ describe('hooks that die', () => {
     void BIN;
   });
 
-  it('stdin never closed: the hook gives up at its deadline and exits 0 with no output', async () => {
+  it('stdin never closed after a whole input: the hook answers and exits 0 by itself', async () => {
     const env = { PATH: process.env.PATH, HOME: dir, READ_CEILING_PAGER_STATE_DIR: join(dir, 'open-stdin') };
-    const raw = JSON.stringify(preEv('f1', 'open'));
-    const r = await spawnHook('pre', raw.slice(0, raw.length - 10), env, { keepOpen: true, timeoutMs: 25_000 });
+    const event = preEv('f1', 'open');
+    const r = await spawnHook('pre', JSON.stringify(event), env, { keepOpen: true, timeoutMs: 25_000 });
     cases++;
-    expect(r).toMatchObject({ code: 0, signal: null, stdout: '', stderr: '' });
+    expect(r).toMatchObject({ code: 0, signal: null, stderr: '' });
+    expect(brokenPromises('pre', event, r.stdout)).toEqual([]);
+    expect(JSON.parse(r.stdout).hookSpecificOutput.updatedInput.limit).toBeGreaterThan(0);
+  });
+
+  it('stdin never closed on a cut input: nothing is printed, and the engine\'s hook timeout ends it', async () => {
+    // Reading stdin synchronously keeps the network stack off every Read; the cost is that a writer that
+    // never finishes is left to the engine's timeout, after which the Read runs as asked.
+    const env = { PATH: process.env.PATH, HOME: dir, READ_CEILING_PAGER_STATE_DIR: join(dir, 'open-stdin') };
+    const raw = JSON.stringify(preEv('f1', 'open-cut'));
+    const r = await spawnHook('pre', raw.slice(0, raw.length - 10), env, { keepOpen: true, timeoutMs: 3_000 });
+    cases++;
+    expect(r).toMatchObject({ signal: 'SIGKILL', stdout: '', stderr: '' });
   });
 });
