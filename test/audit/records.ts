@@ -1,5 +1,6 @@
 // Hand-made transcript records in the shapes Claude Code 2.1.332 writes (checked against real transcripts from
-// test/audit/session.mjs): enough fields for the census, plus the envelope fields a real record carries.
+// test/cli/audit.engine.test.ts, run on the e2e harness): enough fields for the census, plus the envelope fields a
+// real record carries.
 
 export interface FileResult {
   startLine: number;

@@ -1,19 +1,82 @@
-// The audit over transcripts the real engine wrote (Claude Code 2.1.332, headless, against a local stand-in):
+// The audit over transcripts the real engine wrote (Claude Code 2.1.332, headless, against the e2e stand-in):
 // its counts must equal what the scripted session did and what the model was shown.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Census } from '../../src/audit/census.js';
 import { findTranscripts } from '../../src/audit/scan.js';
-// @ts-expect-error plain ESM helper without types
-import { capScenario } from '../audit/scenario.mjs';
+import { removeTempDirs, tempDir } from '../e2e/harness/engine.mjs';
+import { scriptSession, type ScriptStep } from '../e2e/harness/session.mjs';
 
 const BIN = resolve(__dirname, '../../bin/read-ceiling-pager.js');
-const work = mkdtempSync(join(tmpdir(), 'rcp-audit-engine-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const ENGINE_TIMEOUT = 120_000;
+afterAll(removeTempDirs);
+
+const CAP = 5000;
+const line = (i: number) => `line ${String(i).padStart(5, '0')} abcdefghi`; // 20 chars + newline
+
+/**
+ * One scripted session that meets every kind of cap event the audit counts: a PARTIAL page (whole-file read under
+ * 256 KiB over the cap), an explicit window over the cap, a step that follows the pager's advice when there is one
+ * (otherwise retries the same file), and a whole-file read over 256 KiB. Bare, with the pager as settings hooks,
+ * or as a plugin; the engine's HOME is kept so the audit can read its transcripts.
+ */
+async function capScenario(hooks: 'none' | 'pager' | 'plugin') {
+  const repo = join(tempDir(`audit-${hooks}`), 'repo');
+  mkdirSync(repo, { recursive: true });
+  const big = join(repo, 'big.txt'); // 63,000 B: under the size cap, about 18,900 tokens at 0.3 per char
+  const huge = join(repo, 'huge.txt'); // 315,000 B: over the size cap
+  writeFileSync(big, Array.from({ length: 3000 }, (_, i) => line(i + 1)).join('\n') + '\n');
+  writeFileSync(huge, Array.from({ length: 15000 }, (_, i) => line(i + 1)).join('\n') + '\n');
+  const followOrRetry: ScriptStep = (obs) => {
+    const advice = [...obs.context.matchAll(/read-ceiling-pager:[^\n]*?offset=(\d+) limit=(\d+)/g)].at(-1);
+    return advice
+      ? { reads: [{ file_path: big, offset: Number(advice[1]), limit: Number(advice[2]) }] }
+      : { reads: [{ file_path: big, offset: 1, limit: 500 }] };
+  };
+  const s = await scriptSession({
+    cwd: repo, hooks, cap: CAP, count: (text) => Math.ceil(text.length * 0.3), keepHome: true,
+    script: [
+      { reads: [{ file_path: big }] },
+      { reads: [{ file_path: big, offset: 1, limit: 3000 }] },
+      followOrRetry,
+      { reads: [{ file_path: huge }] },
+      { text: 'Done.' },
+    ],
+  });
+  return { ...s, code: s.run.code, projects: s.run.projects, big, huge, seen: seenByModel(s.conversation) };
+}
+
+/** What the model was shown, counted from the last request the stand-in received (the whole conversation). */
+function seenByModel(messages: any[]) {
+  const calls = new Map<string, any>();
+  const results: Array<{ input: any; lines: number; isError: boolean }> = [];
+  const banners = new Set<string>();
+  const notes = new Set<string>();
+  let reads = 0;
+  let tokenRefusals = 0;
+  let sizeRefusals = 0;
+  let shortened = 0;
+  for (const m of messages) {
+    const blocks = Array.isArray(m.content) ? m.content : [{ type: 'text', text: String(m.content) }];
+    for (const b of blocks) {
+      if (b.type === 'tool_use' && b.name === 'Read') { reads++; calls.set(b.id, b.input); }
+      const text = b.type === 'tool_result' ? (typeof b.content === 'string' ? b.content : JSON.stringify(b.content)) : b.type === 'text' ? b.text : '';
+      if (b.type === 'tool_result') {
+        if (b.is_error && /exceeds maximum allowed tokens/.test(text)) tokenRefusals++;
+        if (b.is_error && /exceeds maximum allowed size/.test(text)) sizeRefusals++;
+        const input = calls.get(b.tool_use_id);
+        const lines = b.is_error ? 0 : text.split('\n').filter((l: string) => /^\d+\t/.test(l)).length;
+        results.push({ input, lines, isError: b.is_error === true });
+        if (!b.is_error && input?.limit !== undefined && lines < input.limit) shortened++;
+      }
+      for (const banner of text.match(/\[Truncated: PARTIAL view[^\]]*\]/g) ?? []) banners.add(banner);
+      for (const note of text.match(/read-ceiling-pager: [^\n"]*/g) ?? []) notes.add(note);
+    }
+  }
+  return { reads, tokenRefusals, sizeRefusals, shortened, results, banners: banners.size, notes: notes.size };
+}
 
 function audit(dir: string): any {
   const r = spawnSync(process.execPath, [BIN, 'audit', '--dir', dir, '--json'], { encoding: 'utf8' });
@@ -38,12 +101,12 @@ function bothWays(dir: string) {
 }
 
 describe('audit of a bare engine session', () => {
-  let run: any;
+  let run: Awaited<ReturnType<typeof capScenario>>;
   let report: any;
   beforeAll(async () => {
-    run = await capScenario(join(work, 'bare'), false);
+    run = await capScenario('none');
     report = audit(run.projects);
-  });
+  }, ENGINE_TIMEOUT);
 
   it('ran to the end', () => {
     expect(run.code).toBe(0);
@@ -84,13 +147,13 @@ describe('audit of a bare engine session', () => {
   });
 });
 
-describe.each([['settings hooks', true], ['plugin', 'plugin']] as const)('audit of the same session with the pager (%s)', (_name, pager) => {
-  let run: any;
+describe.each([['settings hooks', 'pager'], ['plugin', 'plugin']] as const)('audit of the same session with the pager (%s)', (_name, hooks) => {
+  let run: Awaited<ReturnType<typeof capScenario>>;
   let report: any;
   beforeAll(async () => {
-    run = await capScenario(join(work, String(pager)), pager);
+    run = await capScenario(hooks);
     report = audit(run.projects);
-  });
+  }, ENGINE_TIMEOUT);
 
   it('gives the same census whether or not the bulky lines are parsed', () => {
     const { parsed, fast } = bothWays(run.projects);
@@ -107,7 +170,7 @@ describe.each([['settings hooks', true], ['plugin', 'plugin']] as const)('audit 
   it('counts every clamp: the window over the cap, the follow-up, and the whole read of a file over 256 KiB', () => {
     const p = report.totals.pager;
     // Ground truth from what the model was shown: explicit windows that came back short, and the huge file as a window.
-    const hugeRead = run.seen.results.find((r: any) => r.input.file_path === run.huge);
+    const hugeRead = run.seen.results.find((r) => r.input.file_path === run.huge)!;
     expect(hugeRead.isError).toBe(false);
     expect(hugeRead.lines).toBeLessThan(15000);
     expect(p.clamps).toBe(run.seen.shortened + 1);

@@ -15,11 +15,15 @@ export function removeTempDirs(): void;
  * @property {string} [prompt]
  * @property {number} [timeoutMs]
  * @property {Record<string, string>} [extraEnv]
+ * @property {boolean} [keepHome] Keep the engine's HOME (its transcripts under .claude/projects) until
+ *   removeTempDirs(), for tests that read what the engine wrote.
  * @typedef {object} RunResult
  * @property {any[]} events stream-json lines.
  * @property {string} stderr
  * @property {number | null} code
  * @property {number} ms
+ * @property {string} home The engine's HOME; gone after the run unless keepHome.
+ * @property {string} projects Where the engine wrote its transcripts: <home>/.claude/projects.
  */
 /** @param {RunOptions} o @returns {Promise<RunResult>} */
 export function runEngine(o: RunOptions): Promise<RunResult>;
@@ -44,6 +48,11 @@ export type RunOptions = {
     prompt?: string | undefined;
     timeoutMs?: number | undefined;
     extraEnv?: Record<string, string> | undefined;
+    /**
+     * Keep the engine's HOME (its transcripts under .claude/projects) until
+     * removeTempDirs(), for tests that read what the engine wrote.
+     */
+    keepHome?: boolean | undefined;
 };
 export type RunResult = {
     /**
@@ -53,4 +62,12 @@ export type RunResult = {
     stderr: string;
     code: number | null;
     ms: number;
+    /**
+     * The engine's HOME; gone after the run unless keepHome.
+     */
+    home: string;
+    /**
+     * Where the engine wrote its transcripts: <home>/.claude/projects.
+     */
+    projects: string;
 };

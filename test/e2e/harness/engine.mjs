@@ -60,11 +60,15 @@ export function removeTempDirs() {
  * @property {string} [prompt]
  * @property {number} [timeoutMs]
  * @property {Record<string, string>} [extraEnv]
+ * @property {boolean} [keepHome] Keep the engine's HOME (its transcripts under .claude/projects) until
+ *   removeTempDirs(), for tests that read what the engine wrote.
  * @typedef {object} RunResult
  * @property {any[]} events stream-json lines.
  * @property {string} stderr
  * @property {number | null} code
  * @property {number} ms
+ * @property {string} home The engine's HOME; gone after the run unless keepHome.
+ * @property {string} projects Where the engine wrote its transcripts: <home>/.claude/projects.
  */
 
 /** @param {RunOptions} o @returns {Promise<RunResult>} */
@@ -100,8 +104,8 @@ export async function runEngine(o) {
   const timer = setTimeout(() => { if (child.pid) child.kill('SIGKILL'); }, timeoutMs);
   const code = await new Promise((res) => child.on('close', (c) => res(c)));
   clearTimeout(timer);
-  // The engine's HOME (its transcripts, the pager's state) is of no use after the run; E2E_KEEP keeps it.
-  if (!process.env.E2E_KEEP) rmSync(home, { recursive: true, force: true });
+  // The engine's HOME (its transcripts, the pager's state) is of no use after most runs; E2E_KEEP keeps it.
+  if (!o.keepHome && !process.env.E2E_KEEP) rmSync(home, { recursive: true, force: true });
   const events = stdout.split('\n').filter((l) => l.trim().startsWith('{')).map((l) => JSON.parse(l));
-  return { events, stderr, code: /** @type {number | null} */ (code), ms: Date.now() - started };
+  return { events, stderr, code: /** @type {number | null} */ (code), ms: Date.now() - started, home, projects: join(home, '.claude', 'projects') };
 }

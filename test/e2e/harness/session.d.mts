@@ -1,16 +1,4 @@
-/**
- * @typedef {object} SessionOptions
- * @property {string} cwd
- * @property {import('./reader.mjs').Target[]} targets
- * @property {'pager' | 'none' | 'plugin'} hooks
- * @property {number} [cap]
- * @property {string} [tokenizerName] Defaults to $E2E_TOKENIZER, then o200k.
- * @property {number} [scale] Multiplies every count: a denser model.
- * @property {number} [maxTurns]
- * @property {number} [timeoutMs]
- * @typedef {Awaited<ReturnType<typeof readSession>>} Session
- */
-/** @param {SessionOptions} o */
+/** The reader pages through `targets`, following notes. @param {SessionOptions} o */
 export function readSession(o: SessionOptions): Promise<{
     cursors: import("./reader.mjs").Cursor[];
     /** @param {string} path */
@@ -19,14 +7,39 @@ export function readSession(o: SessionOptions): Promise<{
     refusals: number;
     counts: import("./standin.mjs").CountRecord[];
     observations: import("./standin.mjs").Observation[];
+    /** The raw messages of the last main-loop request: the whole conversation as the model last saw it. */
+    conversation: any[];
+    /** Requests the stand-in refused for holding a role:"system" message, and main-loop ones it answered with one. */
+    systemRefusals: number;
+    systemAnswered: number;
     ran: Map<string, any>;
     run: import("./engine.mjs").RunResult;
     ok: boolean;
     tokenizer: import("./tokenizer.mjs").Tokenizer;
 }>;
-export type SessionOptions = {
+/**
+ * The model makes exactly the scripted calls: step i is its message at turn i; after the last step it says
+ * "Done." and the run ends.
+ * @param {ScriptOptions} o
+ */
+export function scriptSession(o: ScriptOptions): Promise<{
+    counts: import("./standin.mjs").CountRecord[];
+    observations: import("./standin.mjs").Observation[];
+    /** The raw messages of the last main-loop request: the whole conversation as the model last saw it. */
+    conversation: any[];
+    /** Requests the stand-in refused for holding a role:"system" message, and main-loop ones it answered with one. */
+    systemRefusals: number;
+    systemAnswered: number;
+    ran: Map<string, any>;
+    run: import("./engine.mjs").RunResult;
+    ok: boolean;
+    tokenizer: import("./tokenizer.mjs").Tokenizer;
+}>;
+/**
+ * What every session sets up around the model.
+ */
+export type EngineOptions = {
     cwd: string;
-    targets: import("./reader.mjs").Target[];
     hooks: "pager" | "none" | "plugin";
     cap?: number | undefined;
     /**
@@ -37,7 +50,30 @@ export type SessionOptions = {
      * Multiplies every count: a denser model.
      */
     scale?: number | undefined;
-    maxTurns?: number | undefined;
+    /**
+     * count_tokens by this function instead of a tokenizer.
+     */
+    count?: ((text: string) => number) | undefined;
+    /**
+     * The API refuses role:"system" turns: the engine's fallback mode (ENGINE.md §5.2).
+     */
+    refuseSystem?: boolean | undefined;
+    /**
+     * Keep the engine's HOME and transcripts until removeTempDirs().
+     */
+    keepHome?: boolean | undefined;
     timeoutMs?: number | undefined;
 };
+export type SessionOptions = EngineOptions & {
+    targets: import("./reader.mjs").Target[];
+    maxTurns?: number;
+};
 export type Session = Awaited<ReturnType<typeof readSession>>;
+/**
+ * One assistant message: fixed, or decided from what the model sees at that turn.
+ */
+export type ScriptStep = import("./standin.mjs").Reply | ((obs: import("./standin.mjs").Observation) => import("./standin.mjs").Reply);
+export type ScriptOptions = EngineOptions & {
+    script: ScriptStep[];
+};
+export type ScriptedSession = Awaited<ReturnType<typeof scriptSession>>;

@@ -1,30 +1,40 @@
-// One scripted session on the real engine: start the stand-in, run the engine with or without the pager, let
-// the reader page through its targets, stop the stand-in. Shared by the tests and `npm run demo`.
+// One scripted session on the real engine: start the stand-in, run the engine with or without the pager, play
+// the model, stop the stand-in. The model is either the reader, which pages through its targets by following
+// notes (readSession), or an exact script of calls (scriptSession). Shared by the tests and `npm run demo`.
 import { runEngine } from './engine.mjs';
 import { reader } from './reader.mjs';
 import { startStandIn } from './standin.mjs';
 import { tokenizer } from './tokenizer.mjs';
 
 /**
- * @typedef {object} SessionOptions
+ * @typedef {object} EngineOptions What every session sets up around the model.
  * @property {string} cwd
- * @property {import('./reader.mjs').Target[]} targets
  * @property {'pager' | 'none' | 'plugin'} hooks
  * @property {number} [cap]
  * @property {string} [tokenizerName] Defaults to $E2E_TOKENIZER, then o200k.
  * @property {number} [scale] Multiplies every count: a denser model.
- * @property {number} [maxTurns]
+ * @property {(text: string) => number} [count] count_tokens by this function instead of a tokenizer.
+ * @property {boolean} [refuseSystem] The API refuses role:"system" turns: the engine's fallback mode (ENGINE.md §5.2).
+ * @property {boolean} [keepHome] Keep the engine's HOME and transcripts until removeTempDirs().
  * @property {number} [timeoutMs]
+ * @typedef {EngineOptions & { targets: import('./reader.mjs').Target[], maxTurns?: number }} SessionOptions
  * @typedef {Awaited<ReturnType<typeof readSession>>} Session
+ * @typedef {import('./standin.mjs').Reply | ((obs: import('./standin.mjs').Observation) => import('./standin.mjs').Reply)} ScriptStep
+ *   One assistant message: fixed, or decided from what the model sees at that turn.
+ * @typedef {EngineOptions & { script: ScriptStep[] }} ScriptOptions
+ * @typedef {Awaited<ReturnType<typeof scriptSession>>} ScriptedSession
  */
 
-/** @param {SessionOptions} o */
-export async function readSession(o) {
+/**
+ * Runs the engine once with the model played by `policy`.
+ * @param {EngineOptions} o @param {import('./standin.mjs').Policy} policy
+ */
+async function drive(o, policy) {
   const tok = tokenizer({ name: o.tokenizerName, scale: o.scale });
-  const r = reader(o.targets, { maxTurns: o.maxTurns });
-  const standIn = await startStandIn({ policy: r.policy, count: tok.count });
+  const count = o.count ?? tok.count;
+  const standIn = await startStandIn({ policy, count, refuseSystem: o.refuseSystem });
   try {
-    const run = await runEngine({ baseUrl: standIn.url, cwd: o.cwd, hooks: o.hooks, cap: o.cap, timeoutMs: o.timeoutMs });
+    const run = await runEngine({ baseUrl: standIn.url, cwd: o.cwd, hooks: o.hooks, cap: o.cap, timeoutMs: o.timeoutMs, keepHome: o.keepHome });
     /** @type {Map<string, any>} what the engine ran, by tool_use_id (stream-json's tool_use_result) */
     const ran = new Map();
     for (const e of run.events) {
@@ -32,19 +42,14 @@ export async function readSession(o) {
       for (const b of e.message.content) if (b.type === 'tool_result') ran.set(b.tool_use_id, e.tool_use_result);
     }
     const result = run.events.find((e) => e.type === 'result');
-    const steps = r.cursors.flatMap((c) => c.steps);
     return {
-      cursors: r.cursors,
-      /** @param {string} path */
-      cursor: (path) => {
-        const c = r.cursors.find((x) => x.path === path);
-        if (!c) throw new Error(`no cursor for ${path}`);
-        return c;
-      },
-      calls: steps.length,
-      refusals: steps.filter((s) => s.isError).length,
       counts: standIn.counts,
       observations: standIn.observations,
+      /** The raw messages of the last main-loop request: the whole conversation as the model last saw it. */
+      conversation: standIn.conversation(),
+      /** Requests the stand-in refused for holding a role:"system" message, and main-loop ones it answered with one. */
+      systemRefusals: standIn.systemRefusals,
+      systemAnswered: standIn.systemAnswered,
       ran,
       run,
       ok: run.code === 0 && result?.subtype === 'success',
@@ -53,4 +58,37 @@ export async function readSession(o) {
   } finally {
     await standIn.close();
   }
+}
+
+/** The reader pages through `targets`, following notes. @param {SessionOptions} o */
+export async function readSession(o) {
+  const r = reader(o.targets, { maxTurns: o.maxTurns });
+  const d = await drive(o, r.policy);
+  const steps = r.cursors.flatMap((c) => c.steps);
+  return {
+    ...d,
+    cursors: r.cursors,
+    /** @param {string} path */
+    cursor: (path) => {
+      const c = r.cursors.find((x) => x.path === path);
+      if (!c) throw new Error(`no cursor for ${path}`);
+      return c;
+    },
+    calls: steps.length,
+    refusals: steps.filter((s) => s.isError).length,
+  };
+}
+
+/**
+ * The model makes exactly the scripted calls: step i is its message at turn i; after the last step it says
+ * "Done." and the run ends.
+ * @param {ScriptOptions} o
+ */
+export async function scriptSession(o) {
+  /** @type {import('./standin.mjs').Policy} */
+  const policy = (obs) => {
+    const step = o.script[obs.turn] ?? { text: 'Done.' };
+    return typeof step === 'function' ? step(obs) : step;
+  };
+  return drive(o, policy);
 }

@@ -1,26 +1,12 @@
 /**
- * @typedef {{ tool_use_id: string, input: Record<string, unknown>, content: string, isError: boolean }} ToolOutcome
- * @typedef {object} Observation What the model sees when it is asked for its next message.
- * @property {number} turn Assistant messages so far (0 on the first request).
- * @property {ToolOutcome[]} results One per tool_use of the previous assistant message, with the model's own input.
- * @property {string} context Every system / reminder text after the last assistant message, joined by "\n\n".
- * @typedef {{ reads: Record<string, unknown>[] } | { text: string }} Reply
- * @typedef {(obs: Observation) => Reply} Policy
- * @typedef {{ chars: number, tokens: number, text: string }} CountRecord
- * @typedef {object} StandIn
- * @property {number} port
- * @property {string} url
- * @property {Observation[]} observations Each main-loop turn as the model saw it (first sighting of each turn).
- * @property {CountRecord[]} counts Every count_tokens request.
- * @property {() => Promise<void>} close
- */
-/**
- * @param {{ policy: Policy, count: (text: string) => number }} opts
+ * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean }} opts
+ *   refuseSystem: answer 400 to any /v1/messages body holding a role:"system" message (ENGINE.md §11, fallback).
  * @returns {Promise<StandIn>}
  */
-export function startStandIn({ policy, count }: {
+export function startStandIn({ policy, count, refuseSystem }: {
     policy: Policy;
     count: (text: string) => number;
+    refuseSystem?: boolean;
 }): Promise<StandIn>;
 /**
  * What the model sees: the tool results and every system text after its last message (ENGINE.md §11).
@@ -28,11 +14,33 @@ export function startStandIn({ policy, count }: {
  * @returns {Observation}
  */
 export function observe(messages: any[]): Observation;
+/**
+ * A tool_result's own text apart from the <system-reminder> blocks the engine appends in fallback mode, after
+ * "\n\n" inside the string or as later text blocks of the content (ENGINE.md §5.2). A result that is nothing but a
+ * reminder (offset past EOF, an empty file) is the tool's own text and stays.
+ * @param {unknown} raw
+ * @returns {{ content: string, reminders: string[] }}
+ */
+export function splitReminders(raw: unknown): {
+    content: string;
+    reminders: string[];
+};
 export type ToolOutcome = {
     tool_use_id: string;
+    /**
+     * The model's own input.
+     */
     input: Record<string, unknown>;
+    /**
+     * The tool's text, without any <system-reminder> the engine appended to it.
+     */
     content: string;
     isError: boolean;
+    /**
+     * Texts the engine delivered inside this tool_result as <system-reminder> blocks (its
+     * fallback mode, ENGINE.md §5.2), tags removed; they are in the Observation's context too.
+     */
+    reminders: string[];
 };
 /**
  * What the model sees when it is asked for its next message.
@@ -47,7 +55,8 @@ export type Observation = {
      */
     results: ToolOutcome[];
     /**
-     * Every system / reminder text after the last assistant message, joined by "\n\n".
+     * Every system / reminder text after the last assistant message, joined by "\n\n":
+     * role:"system" messages, text blocks, and <system-reminder> blocks found inside tool_results (fallback mode).
      */
     context: string;
 };
@@ -73,5 +82,18 @@ export type StandIn = {
      * Every count_tokens request.
      */
     counts: CountRecord[];
+    /**
+     * The messages of the last main-loop request the stand-in answered: the whole
+     * conversation as the model last saw it, raw.
+     */
+    conversation: () => any[];
+    /**
+     * Requests answered 400 because they held a role:"system" message (refuseSystem).
+     */
+    systemRefusals: number;
+    /**
+     * Main-loop requests answered that held a role:"system" message.
+     */
+    systemAnswered: number;
     close: () => Promise<void>;
 };

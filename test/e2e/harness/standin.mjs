@@ -1,13 +1,23 @@
 // A stand-in for the Messages API on 127.0.0.1 (ENGINE.md §11): it plays the model by a scripted policy and
 // answers count_tokens with a real tokenizer. It records what it was asked, so tests can see what the model saw.
+// With refuseSystem it plays an API that rejects role:"system" turns, which puts the engine in its fallback mode
+// (ENGINE.md §5.2): hook contexts then reach the model as <system-reminder> text beside the tool_result.
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 
 /**
- * @typedef {{ tool_use_id: string, input: Record<string, unknown>, content: string, isError: boolean }} ToolOutcome
+ * @typedef {object} ToolOutcome
+ * @property {string} tool_use_id
+ * @property {Record<string, unknown>} input The model's own input.
+ * @property {string} content The tool's text, without any <system-reminder> the engine appended to it.
+ * @property {boolean} isError
+ * @property {string[]} reminders Texts the engine delivered inside this tool_result as <system-reminder> blocks (its
+ *   fallback mode, ENGINE.md §5.2), tags removed; they are in the Observation's context too.
  * @typedef {object} Observation What the model sees when it is asked for its next message.
  * @property {number} turn Assistant messages so far (0 on the first request).
  * @property {ToolOutcome[]} results One per tool_use of the previous assistant message, with the model's own input.
- * @property {string} context Every system / reminder text after the last assistant message, joined by "\n\n".
+ * @property {string} context Every system / reminder text after the last assistant message, joined by "\n\n":
+ *   role:"system" messages, text blocks, and <system-reminder> blocks found inside tool_results (fallback mode).
  * @typedef {{ reads: Record<string, unknown>[] } | { text: string }} Reply
  * @typedef {(obs: Observation) => Reply} Policy
  * @typedef {{ chars: number, tokens: number, text: string }} CountRecord
@@ -16,21 +26,38 @@ import { createServer } from 'node:http';
  * @property {string} url
  * @property {Observation[]} observations Each main-loop turn as the model saw it (first sighting of each turn).
  * @property {CountRecord[]} counts Every count_tokens request.
+ * @property {() => any[]} conversation The messages of the last main-loop request the stand-in answered: the whole
+ *   conversation as the model last saw it, raw.
+ * @property {number} systemRefusals Requests answered 400 because they held a role:"system" message (refuseSystem).
+ * @property {number} systemAnswered Main-loop requests answered that held a role:"system" message.
  * @property {() => Promise<void>} close
  */
 
+/** The 400 the real API gives a role it does not know in `messages`. */
+const SYSTEM_ROLE_REFUSAL = {
+  type: 'error',
+  error: { type: 'invalid_request_error', message: "messages.1.role: Input should be 'user' or 'assistant'" },
+};
+
 /**
- * @param {{ policy: Policy, count: (text: string) => number }} opts
+ * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean }} opts
+ *   refuseSystem: answer 400 to any /v1/messages body holding a role:"system" message (ENGINE.md §11, fallback).
  * @returns {Promise<StandIn>}
  */
-export async function startStandIn({ policy, count }) {
+export async function startStandIn({ policy, count, refuseSystem = false }) {
   /** @type {Map<number, Reply>} */
   const replies = new Map();
   /** @type {Observation[]} */
   const observations = [];
   /** @type {CountRecord[]} */
   const counts = [];
+  /** @type {any[]} */
+  let conversation = [];
+  let systemRefusals = 0;
+  let systemAnswered = 0;
   let ids = 0;
+  // Tool ids unique across stand-ins too, as the API's are: transcripts of several runs can be read together.
+  const run = randomBytes(4).toString('hex');
 
   const server = createServer((req, res) => {
     /** @type {Buffer[]} */
@@ -58,11 +85,20 @@ export async function startStandIn({ policy, count }) {
     }
     if (method === 'POST' && path === '/v1/messages') {
       const body = JSON.parse(raw);
+      const hasSystem = (body.messages ?? []).some((/** @type {{role?: string}} */ m) => m.role === 'system');
+      if (refuseSystem && hasSystem) {
+        systemRefusals++;
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(SYSTEM_ROLE_REFUSAL));
+        return;
+      }
       const isMainLoop = (body.tools ?? []).some((/** @type {{name?: string}} */ t) => t.name === 'Read');
       /** @type {Reply} */
       let reply = { text: 'OK.' };
       if (isMainLoop) {
-        const obs = observe(body.messages ?? []);
+        if (hasSystem) systemAnswered++;
+        conversation = body.messages ?? [];
+        const obs = observe(conversation);
         let r = replies.get(obs.turn);
         if (!r) {
           observations.push(obs);
@@ -73,9 +109,9 @@ export async function startStandIn({ policy, count }) {
       }
       const content = 'text' in reply
         ? [{ type: 'text', text: reply.text }]
-        : reply.reads.map((input) => ({ type: 'tool_use', id: `toolu_e2e_${String(++ids).padStart(4, '0')}`, name: 'Read', input }));
+        : reply.reads.map((input) => ({ type: 'tool_use', id: `toolu_e2e_${run}_${String(++ids).padStart(4, '0')}`, name: 'Read', input }));
       const message = {
-        id: `msg_e2e_${++ids}`, type: 'message', role: 'assistant', model: body.model ?? 'stand-in', content,
+        id: `msg_e2e_${run}_${++ids}`, type: 'message', role: 'assistant', model: body.model ?? 'stand-in', content,
         stop_reason: 'text' in reply ? 'end_turn' : 'tool_use', stop_sequence: null,
         usage: { input_tokens: 10, output_tokens: 10 },
       };
@@ -96,6 +132,9 @@ export async function startStandIn({ policy, count }) {
     url: `http://127.0.0.1:${addr.port}`,
     observations,
     counts,
+    conversation: () => conversation,
+    get systemRefusals() { return systemRefusals; },
+    get systemAnswered() { return systemAnswered; },
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve(undefined));
@@ -165,12 +204,45 @@ export function observe(messages) {
     if (typeof m.content === 'string') { context.push(m.content); continue; }
     for (const b of m.content ?? []) {
       if (b.type === 'tool_result') {
-        const content = blockText(b.content);
-        results.push({ tool_use_id: b.tool_use_id, input: inputs.get(b.tool_use_id) ?? {}, content, isError: b.is_error === true });
+        const { content, reminders } = splitReminders(b.content);
+        results.push({ tool_use_id: b.tool_use_id, input: inputs.get(b.tool_use_id) ?? {}, content, isError: b.is_error === true, reminders });
+        context.push(...reminders);
       } else if (b.type === 'text') {
         context.push(b.text);
       }
     }
   }
   return { turn, results, context: context.join('\n\n') };
+}
+
+const TRAILING_REMINDER = /\n\n<system-reminder>\n((?:(?!<\/system-reminder>)[\s\S])*)\n<\/system-reminder>\s*$/;
+
+/**
+ * A tool_result's own text apart from the <system-reminder> blocks the engine appends in fallback mode, after
+ * "\n\n" inside the string or as later text blocks of the content (ENGINE.md §5.2). A result that is nothing but a
+ * reminder (offset past EOF, an empty file) is the tool's own text and stays.
+ * @param {unknown} raw
+ * @returns {{ content: string, reminders: string[] }}
+ */
+export function splitReminders(raw) {
+  /** @type {string[]} */
+  const reminders = [];
+  let content;
+  if (Array.isArray(raw)) {
+    const texts = raw.map((b) => blockText([b]));
+    const own = [];
+    for (const [i, t] of texts.entries()) {
+      const m = /^<system-reminder>\n?([\s\S]*?)\n?<\/system-reminder>\s*$/.exec(t);
+      if (i > 0 && m) reminders.push(/** @type {string} */ (m[1]));
+      else own.push(t);
+    }
+    content = own.join('');
+  } else {
+    content = blockText(raw);
+  }
+  for (let m = TRAILING_REMINDER.exec(content); m; m = TRAILING_REMINDER.exec(content)) {
+    reminders.unshift(/** @type {string} */ (m[1]));
+    content = content.slice(0, m.index);
+  }
+  return { content, reminders };
 }
