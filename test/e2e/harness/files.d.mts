@@ -2,6 +2,9 @@
 export function rng(seed?: number): () => number;
 /** English prose, one paragraph per line. */
 export function prose(lines?: number, seed?: number): string;
+/** English prose as in prose(), as many lines as it takes to reach `bytes`: a file of a given size.
+ * @param {number} bytes */
+export function proseOfSize(bytes: number, seed?: number): string;
 /** TypeScript-like code: indentation, identifiers, punctuation. */
 export function code(functions?: number, seed?: number): string;
 /** Pretty-printed JSON whose strings are in one script (Hangul or Han). */

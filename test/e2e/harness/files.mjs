@@ -38,6 +38,21 @@ export function prose(lines = 300, seed = 1) {
   return Array.from({ length: lines }, (_, i) => `${i % 7 === 0 ? '' : sentence(r, 6 + Math.floor(r() * 18))}`).join('\n') + '\n';
 }
 
+/** English prose as in prose(), as many lines as it takes to reach `bytes`: a file of a given size.
+ * @param {number} bytes */
+export function proseOfSize(bytes, seed = 1) {
+  const r = rng(seed);
+  /** @type {string[]} */
+  const out = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const line = i % 7 === 0 ? '' : sentence(r, 6 + Math.floor(r() * 18));
+    out.push(line);
+    size += Buffer.byteLength(line) + 1;
+  }
+  return out.join('\n') + '\n';
+}
+
 /** TypeScript-like code: indentation, identifiers, punctuation. */
 export function code(functions = 40, seed = 2) {
   const r = rng(seed);

@@ -1,0 +1,161 @@
+// The files the brief insists on, on the real engine: a 450,000-character line among normal ones, a 4 MiB file
+// (read with no limit, and a window deep inside it), and `offset: 0` with a window over the cap.
+import { statSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { coverage, ranges } from './harness/check.mjs';
+import { tempDir, removeTempDirs } from './harness/engine.mjs';
+import * as F from './harness/files.mjs';
+import type { Cursor } from './harness/reader.mjs';
+import { readSession, scriptSession } from './harness/session.mjs';
+import type { Observation } from './harness/standin.mjs';
+
+afterAll(removeTempDirs);
+
+const ENGINE_TIMEOUT = 180_000;
+const ADVICE = /offset=(\d+) limit=(\d+)/g;
+
+const trailOf = (c: Cursor) => c.steps
+  .map((st) => `${JSON.stringify({ offset: st.asked.offset, limit: st.asked.limit })} → ${st.isError ? `REFUSED (${st.content.slice(0, 90)}) ` : ''}${st.decision}`)
+  .join('\n');
+
+describe('one 450,000-character line among normal lines', () => {
+  const LONG_AT = 150;
+  const dir = tempDir('long450k');
+  const path = F.put(dir, 'long.txt', F.withLongLine(300, LONG_AT, 450_000, 61));
+  const longChars = F.engineLines(path)[LONG_AT - 1]!.length;
+
+  // At 3000 the line is over the engine's range cap (cap × 128 = 384,000 B) as well as its token cap; at the
+  // default cap only over the token cap. The file is over 256 KiB, so a read with no limit is the pager's to window.
+  // Starting at the line itself, no clamp can help: the engine refuses (on range at 3000, on size with no limit),
+  // and the note after the refusal names the line and the window after it.
+  const CASES = [
+    { name: 'a window from line 1 at cap 3000', cap: 3000 as number | undefined, target: { path, offset: 1, limit: 100_000 }, refusal: undefined as RegExp | undefined },
+    { name: 'a read with no limit at the default cap', cap: undefined, target: { path }, refusal: undefined },
+    { name: 'a window from the line itself at cap 3000', cap: 3000, target: { path, offset: LONG_AT, limit: 100_000 }, refusal: /^The requested line range contains over 375KB of text/ },
+    { name: 'a read with no limit from the line itself at the default cap', cap: undefined, target: { path, offset: LONG_AT }, refusal: /^File content \(\d+(\.\d)?KB\) exceeds maximum allowed size \(256KB\)/ },
+  ];
+  for (const k of CASES) {
+    it(`${k.name}: every other line is read exactly once, and a note names the line and the way out`, async () => {
+      expect(longChars).toBeGreaterThanOrEqual(450_000);
+      expect(statSync(path).size).toBeGreaterThan(262_144);
+      const s = await readSession({ cwd: dir, hooks: 'pager', cap: k.cap, targets: [k.target] });
+      expect(s.ok, s.run.stderr).toBe(true);
+      const c = s.cursor(path);
+      const trail = trailOf(c);
+      const from = k.target.offset ?? 1;
+      const skipped = Array.from({ length: from - 1 }, (_, i) => i + 1).concat(LONG_AT);
+      const cov = coverage(path, c.received, { except: skipped });
+      expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong), outside: ranges(cov.outside) }, trail)
+        .toEqual({ missing: '', duplicated: '', wrong: '', outside: '' });
+      expect(c.received.some(([n]) => n === LONG_AT), trail).toBe(false);
+      expect(c.gaveUp).toBe(false);
+      const refused = c.steps.flatMap((st, i) => (st.isError ? [i] : []));
+      if (k.refusal) {
+        // The one refusal the pager cannot prevent, of the model's own window, in the engine's words.
+        expect(refused, trail).toEqual([0]);
+        expect(c.steps[0]!.content).toMatch(k.refusal);
+      } else {
+        // As in paging.test.ts: at most the first window is refused, when the tokenizer is denser than the prior.
+        expect(refused.length, trail).toBeLessThanOrEqual(1);
+        if (refused.length === 1) expect(refused[0], trail).toBe(0);
+      }
+
+      // The note names the line, its true size, the ways out, and where reading goes on.
+      const notes = c.steps.flatMap((st) => st.notes);
+      const note = notes.find((t) => t.includes(`Line ${LONG_AT} alone is over the cap`));
+      expect(note, notes.join('\n')).toBeDefined();
+      expect(note).toContain(`${longChars} characters`);
+      expect(note).toMatch(/no Read window holding it fits/);
+      expect(note).toContain('Grep');
+      expect(note).toContain(`sed -n '${LONG_AT}p' ${path} | cut -c 1-20000`);
+      const step = c.steps.find((st) => st.notes.includes(note!))!;
+      expect(step.advice?.offset, trail).toBe(LONG_AT + 1);
+      // ...and the reader went on from there.
+      expect(c.received.some(([n]) => n === LONG_AT + 1)).toBe(true);
+    }, ENGINE_TIMEOUT);
+  }
+});
+
+describe('a 4 MiB file', () => {
+  const dir = tempDir('4mib');
+  const path = F.put(dir, 'big.txt', F.proseOfSize(4 * 1024 * 1024, 62));
+  const file = F.engineLines(path);
+  const DEEP = Math.floor(file.length * 0.8);
+  const DEEP_LIMIT = 5000;
+
+  it('read with no limit gives a first window and a note; a window deep inside gives pages; no refusal', async () => {
+    expect(statSync(path).size).toBeGreaterThanOrEqual(4 * 1024 * 1024);
+    const advised = (obs: Observation) => {
+      const m = [...obs.context.matchAll(ADVICE)].at(-1);
+      if (!m) return { text: 'No advice.' };
+      return { reads: [{ file_path: path, offset: Number(m[1]), limit: Number(m[2]) }] };
+    };
+    // The default cap: at 25,000 the engine's range cap is 3.2 MB, so the file is over it too.
+    const s = await scriptSession({
+      cwd: dir, hooks: 'pager',
+      script: [
+        { reads: [{ file_path: path }] },
+        advised,
+        { reads: [{ file_path: path, offset: DEEP, limit: DEEP_LIMIT }] },
+        advised,
+      ],
+    });
+    expect(s.ok, s.run.stderr).toBe(true);
+    const obs = s.observations;
+    expect(obs.length).toBe(5);
+    const results = obs.slice(1).map((o) => o.results[0]!);
+    for (const r of results) expect(r.isError, r.content.slice(0, 300)).toBe(false);
+
+    /** The numbered lines of a result, checked against the file: consecutive from `from`, each line's own text. */
+    const pageOf = (r: typeof results[number], from: number) => {
+      const lines = r.content.split('\n').map((l) => /^(\d+)\t(.*)$/s.exec(l)!);
+      expect(lines.every(Boolean)).toBe(true);
+      lines.forEach((m, i) => {
+        expect(Number(m[1])).toBe(from + i);
+        expect(m[2]).toBe(file[from + i - 1]);
+      });
+      return lines.length;
+    };
+    const [whole, next, deep, deepNext] = results;
+    const n1 = pageOf(whole!, 1);
+    expect(n1).toBeGreaterThan(100);
+    expect(obs[1]!.context).toMatch(/Read without limit is refused for a file over 256 KiB/);
+    expect(obs[1]!.context).toContain(`offset=${n1 + 1} limit=${n1}`);
+    const n2 = pageOf(next!, n1 + 1);
+    expect(n2).toBeGreaterThan(100);
+
+    const n3 = pageOf(deep!, DEEP);
+    expect(n3).toBeGreaterThan(100);
+    expect(n3).toBeLessThan(DEEP_LIMIT);
+    expect(obs[3]!.context).toContain(`offset=${DEEP + n3} limit=${DEEP_LIMIT - n3}`);
+    const n4 = pageOf(deepNext!, DEEP + n3);
+    expect(n4).toBeGreaterThan(100);
+    // Every window the engine counted was under the cap.
+    for (const c of s.counts) expect(c.tokens).toBeLessThanOrEqual(25_000);
+  }, ENGINE_TIMEOUT);
+});
+
+describe('offset: 0 with a window over the cap', () => {
+  it('is clamped and labelled from line 1, and the note continues exactly after it', async () => {
+    const CAP = 3000;
+    const dir = tempDir('offset0');
+    const path = F.put(dir, 'prose.txt', F.prose(300, 63));
+    const s = await readSession({ cwd: dir, hooks: 'pager', cap: CAP, targets: [{ path, offset: 0, limit: 300 }] });
+    expect(s.ok, s.run.stderr).toBe(true);
+    const c = s.cursor(path);
+    const trail = trailOf(c);
+    const [first] = c.steps;
+    expect(first?.isError, first?.content).toBe(false);
+    const n = first!.lines.length;
+    expect(n).toBeGreaterThan(0);
+    expect(n).toBeLessThan(300);
+    expect(first!.lines.map(([k]) => k)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+    expect(s.ran.get(first!.toolUseId)?.file).toMatchObject({ startLine: 1, numLines: n });
+    // offset 0 asks for lines 1-300 (the engine labels them 0-299); the rest of that window is n+1..300.
+    expect(first!.advice, first!.notes.join('\n')).toEqual({ offset: n + 1, limit: 300 - n });
+    expect(first!.notes.join('\n')).toContain(`lines 1-${n} of the requested 1-300`);
+    const cov = coverage(path, c.received);
+    expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong), outside: ranges(cov.outside), refusals: c.refusals }, trail)
+      .toEqual({ missing: '', duplicated: '', wrong: '', outside: '', refusals: 0 });
+  }, ENGINE_TIMEOUT);
+});
