@@ -63,7 +63,8 @@ export class TokenTally {
   private spaceRun = 0;
   private letterRun = 0;
 
-  add(text: string): void {
+  /** Tallies text[start, end): a range, so that callers never slice lines out of a decoded chunk. */
+  add(text: string, start = 0, end = text.length): void {
     const f = this.f;
     let prev = this.prev;
     let spaceRun = this.spaceRun;
@@ -71,8 +72,7 @@ export class TokenTally {
     // Hot counters live in locals while the loop runs (the hook runs this cold, mostly in the interpreter).
     let letters = 0, words = 0, bareWords = 0, caseChanges = 0, longRunLetters = 0, digits = 0, digitRuns = 0;
     let punct = 0, punctRuns = 0, spaceRuns = 0, spaceExtra = 0, newlines = 0;
-    const n = text.length;
-    for (let i = 0; i < n; i++) {
+    for (let i = start; i < end; i++) {
       const c = text.charCodeAt(i);
       let kind: Kind;
       if (c < 128) {
@@ -126,7 +126,7 @@ export class TokenTally {
     this.prev = prev;
     this.spaceRun = spaceRun;
     this.letterRun = letterRun;
-    this.chars += n;
+    this.chars += end - start;
   }
 
   /** Point estimate of the tokens tallied so far. */

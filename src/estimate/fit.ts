@@ -29,20 +29,26 @@ export interface FitResult {
 export class WindowFit {
   private readonly tally = new TokenTally();
   private linesStarted = 0;
-  private fitted: FitResult = { lines: 0, whole: false, pointTokens: 0, chars: 0 };
+  private fittedLines = 0;
+  private fittedPoint = 0;
+  private fittedChars = 0;
+  private whole = false;
   private done = false;
+  // The point estimate at a given length, so a line is never estimated twice.
+  private pointAtChars = -1;
+  private point = 0;
 
   constructor(readonly budget: Budget) {}
 
-  /** Adds text of the current line. Returns false once the window cannot grow any further. */
-  addText(chunk: string): boolean {
+  /** Adds chunk[start, end) to the current line. Returns false once the window cannot grow any further. */
+  addText(chunk: string, start = 0, end = chunk.length): boolean {
     if (this.done) return false;
-    if (this.linesStarted === this.fitted.lines) {
+    if (this.linesStarted === this.fittedLines) {
       // First text of a new line: the engine joins lines with '\n'.
       if (this.linesStarted > 0) this.tally.add('\n');
       this.linesStarted++;
     }
-    if (chunk.length > 0) this.tally.add(chunk);
+    if (end > start) this.tally.add(chunk, start, end);
     if (!this.fits()) this.done = true;
     return !this.done;
   }
@@ -50,14 +56,11 @@ export class WindowFit {
   /** Ends the current line (which may be empty). Returns false when the fit is final. */
   endLine(): boolean {
     if (!this.addText('')) return false;
-    this.fitted = {
-      lines: this.linesStarted,
-      whole: false,
-      pointTokens: this.tally.tokens(),
-      chars: this.tally.chars,
-    };
-    if (this.fitted.lines >= this.budget.maxLines) {
-      this.fitted.whole = true;
+    this.fittedLines = this.linesStarted;
+    this.fittedPoint = this.pointTokens();
+    this.fittedChars = this.tally.chars;
+    if (this.fittedLines >= this.budget.maxLines) {
+      this.whole = true;
       this.done = true;
     }
     return !this.done;
@@ -65,17 +68,25 @@ export class WindowFit {
 
   /** The end of the file was reached: a window that never overflowed fits whole. */
   endOfFile(): void {
-    if (!this.done) this.fitted.whole = true;
+    if (!this.done) this.whole = true;
     this.done = true;
   }
 
   result(): FitResult {
-    return { ...this.fitted };
+    return { lines: this.fittedLines, whole: this.whole, pointTokens: this.fittedPoint, chars: this.fittedChars };
   }
 
   /** Safe estimate of everything tallied so far, in the engine's tokens. */
   safeTokens(): number {
-    return this.tally.tokens() * this.budget.ratio * this.budget.safety;
+    return this.pointTokens() * this.budget.ratio * this.budget.safety;
+  }
+
+  private pointTokens(): number {
+    if (this.pointAtChars !== this.tally.chars) {
+      this.point = this.tally.tokens();
+      this.pointAtChars = this.tally.chars;
+    }
+    return this.point;
   }
 
   private fits(): boolean {

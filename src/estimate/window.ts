@@ -104,10 +104,17 @@ class LineSplitter {
   }
 
   private addSegment(text: string, from: number, to: number): boolean {
-    if (to === from && !this.pendingCR) return this.fit.addText('');
-    let piece = text.slice(from, to);
-    if (this.pendingCR) { piece = '\r' + piece; this.pendingCR = false; }
-    if (piece.endsWith('\r')) { this.pendingCR = true; piece = piece.slice(0, -1); }
-    return this.fit.addText(piece);
+    // A CR held back from the previous chunk is text after all, unless this segment is empty (then either an
+    // LF follows at once, making it CRLF, or the chunk ended and it stays pending).
+    if (this.pendingCR && to > from) {
+      this.pendingCR = false;
+      if (!this.fit.addText('\r')) return false;
+    }
+    // Hold back a CR at the end: it is part of the line ending if an LF follows (CRLF counts as LF).
+    if (to > from && text.charCodeAt(to - 1) === 13) {
+      this.pendingCR = true;
+      to--;
+    }
+    return this.fit.addText(text, from, to);
   }
 }

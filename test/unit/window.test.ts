@@ -11,7 +11,7 @@ class Recorder {
   current: string | undefined;
   eof = false;
   constructor(private readonly max = Infinity) {}
-  addText(chunk: string): boolean { this.current = (this.current ?? '') + chunk; return true; }
+  addText(chunk: string, start = 0, end = chunk.length): boolean { this.current = (this.current ?? '') + chunk.slice(start, end); return true; }
   endLine(): boolean {
     this.lines.push(this.current ?? '');
     this.current = undefined;
