@@ -119,6 +119,8 @@ function speed() {
   const bin = join(root, 'bin', 'read-ceiling-pager.js');
   execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
   const env = { ...process.env, READ_CEILING_PAGER_STATE_DIR: join(tmp, 'state'), CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS: '' };
+  const tiny = join(tmp, 'tiny.ts');
+  writeFileSync(tiny, 'export const x = 1;\n'.repeat(400)); // 8 KB: under the never-counted floor, a stat and an exit
   const small = join(tmp, 'small.ts');
   writeFileSync(small, 'export const x = 1;\n'.repeat(3000)); // 60 KB: over the fast-path size, a window that fits
   const big = join(tmp, 'big.ts');
@@ -146,7 +148,9 @@ function speed() {
   const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
   const cases = [
     ['start-up only (Read of a missing file)', event(join(tmp, 'missing.txt'), 1, 500)],
-    ['small file (60 KB, window fits)', event(small, 1, 500)],
+    ['small file (8 KB: a stat and an exit)', event(tiny, 1, 500)],
+    ['60 KB file, 500-line window fits', event(small, 1, 500)],
+    ['60 KB file, 5000-line window (estimated)', event(small, 1, 5000)],
     ['4 MiB file, clamped', event(big, 1, 100000)],
     ['1 GiB file, window near the start', event(huge, 10, 100000)],
   ];

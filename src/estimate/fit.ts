@@ -66,6 +66,16 @@ export class WindowFit {
     return !this.done;
   }
 
+  /** The whole window fits without being estimated (its length alone proves it): `lines` lines, at most
+   * `chars` UTF-16 units. */
+  acceptWhole(lines: number, chars: number): void {
+    this.fittedLines = lines;
+    this.fittedChars = chars;
+    this.fittedPoint = 0;
+    this.whole = true;
+    this.done = true;
+  }
+
   /** The end of the file was reached: a window that never overflowed fits whole. */
   endOfFile(): void {
     if (!this.done) this.whole = true;

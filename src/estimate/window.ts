@@ -43,6 +43,7 @@ function scanFd(fd: number, startLine: number, fit: WindowFit, deadline: number)
 
   const lines = new LineSplitter(fit, Math.max(0, startLine - 1));
   const decoder = new TextDecoder(encoding, { fatal: false });
+  let triedBytes = encoding !== 'utf-8' || fit.budget.charFloor > MAX_BYTE_LOOKAHEAD;
 
   while (n > 0) {
     if (Date.now() > deadline) return { eof: false, timedOut: true, startBeyondEnd: false };
@@ -54,6 +55,14 @@ function scanFd(fd: number, startLine: number, fit: WindowFit, deadline: number)
         if (nl < 0 || nl >= n) { from = n; break; }
         from = nl + 1;
         lines.toSkip--;
+      }
+    }
+    if (!triedBytes && lines.toSkip === 0) {
+      triedBytes = true;
+      const short = shortWindow(fd, filePos - n + from, fit.budget.maxLines, fit.budget.charFloor);
+      if (short) {
+        fit.acceptWhole(short.lines, short.bytes);
+        return { eof: short.eof, timedOut: false, startBeyondEnd: false };
       }
     }
     if (from < n) {
@@ -69,6 +78,26 @@ function scanFd(fd: number, startLine: number, fit: WindowFit, deadline: number)
   if (lines.toSkip > 0) return { eof: true, timedOut: false, startBeyondEnd: true };
   lines.end();
   return { eof: true, timedOut: false, startBeyondEnd: false };
+}
+
+/** Most windows are far under the cap. One whose UTF-8 bytes (each UTF-16 unit takes at least one) end
+ * within the never-counted floor fits whole, which a byte search shows without decoding or estimating it. */
+const MAX_BYTE_LOOKAHEAD = 256 * 1024;
+
+function shortWindow(fd: number, at: number, maxLines: number, floor: number): { lines: number; bytes: number; eof: boolean } | undefined {
+  const buf = Buffer.allocUnsafe(floor + 1);
+  const n = readSync(fd, buf, 0, floor + 1, at);
+  let lines = 1;
+  let from = 0;
+  for (;;) {
+    const nl = buf.indexOf(10, from);
+    if (nl < 0 || nl >= n) break;
+    if (lines === maxLines) return { lines, bytes: nl, eof: false }; // the window ends before this newline
+    lines++;
+    from = nl + 1;
+  }
+  // No newline ends the window within the bytes read: it fits only if the file ended there.
+  return n <= floor ? { lines, bytes: n, eof: true } : undefined;
 }
 
 /** Splits decoded text into lines for the fit, skipping the first `toSkip` lines. */

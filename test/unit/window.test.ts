@@ -10,6 +10,7 @@ class Recorder {
   lines: string[] = [];
   current: string | undefined;
   eof = false;
+  readonly budget = { charFloor: Infinity, maxLines: Infinity }; // no byte shortcut: every line is fed
   constructor(private readonly max = Infinity) {}
   addText(chunk: string, start = 0, end = chunk.length): boolean { this.current = (this.current ?? '') + chunk.slice(start, end); return true; }
   endLine(): boolean {
@@ -106,5 +107,39 @@ describe('scanWindow sees the file as the engine does', () => {
     const d = join(dir, 'sub');
     mkdirSync(d);
     expect(() => scan(d)).toThrow(NotARegularFile);
+  });
+});
+
+describe('a window whose bytes end within the never-counted floor fits without being estimated', () => {
+  const budget = (maxLines: number, charFloor = 100) => ({ cap: 1, charFloor, ratio: 1, safety: 1, maxLines });
+
+  it('stops at the window\'s last line when its bytes are within the floor', () => {
+    const path = file('short-window.txt', `${'x'.repeat(30)}\n${'y'.repeat(30)}\n${'z'.repeat(300)}\n`);
+    const fit = new WindowFit(budget(2));
+    const r = scanWindow(path, 1, fit, Date.now() + 60_000);
+    expect(fit.result()).toMatchObject({ lines: 2, whole: true, chars: 61 });
+    expect(r.eof).toBe(false);
+  });
+
+  it('reaches the end of the file within the floor: the window fits to the end', () => {
+    const path = file('short-tail.txt', 'a\nb\nc');
+    const fit = new WindowFit(budget(100));
+    expect(scanWindow(path, 2, fit, Date.now() + 60_000).eof).toBe(true);
+    expect(fit.result()).toMatchObject({ lines: 2, whole: true });
+  });
+
+  it('a window longer than the floor in bytes is estimated as usual (cap 1: only its first line fits by length)', () => {
+    const path = file('long-window.txt', `${'x'.repeat(60)}\n${'y'.repeat(60)}\n`);
+    const fit = new WindowFit(budget(2));
+    scanWindow(path, 1, fit, Date.now() + 60_000);
+    expect(fit.result()).toMatchObject({ lines: 1, whole: false, chars: 60 });
+  });
+
+  it('multi-byte text: bytes over the floor though characters are not, so it is estimated, and still fits', () => {
+    const path = file('cjk-window.txt', `${'語'.repeat(40)}\n${'語'.repeat(40)}`); // 81 chars, 241 bytes
+    const fit = new WindowFit({ ...budget(2), cap: 1e9 });
+    scanWindow(path, 1, fit, Date.now() + 60_000);
+    expect(fit.result()).toMatchObject({ lines: 2, whole: true, chars: 81 });
+    expect(fit.result().pointTokens).toBeGreaterThan(0);
   });
 });
