@@ -42,17 +42,10 @@ function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: Session
   if (returnedLast >= end) return undefined;
 
   const cap = plan?.cap ?? resolveCap(ctx.env, state.cap).cap;
-  let next: NextWindow | undefined;
-  let oversize;
-  if (file) {
-    const ratio = learnedRatio(state, file.path, file.stat.size, file.stat.mtimeMs);
-    const past = skipOversize(file.path, returnedLast + 1, end, budgetFor(file.path, cap, ratio, 1), ctx.deadline);
-    oversize = past?.oversize;
-    const from = past?.nextFitting ?? returnedLast + 1;
-    next = nextWindow(from, end, askedLast !== undefined ? undefined : out.numLines);
-  } else {
-    next = nextWindow(returnedLast + 1, end, askedLast !== undefined ? undefined : out.numLines);
-  }
+  const ratio = file ? learnedRatio(state, file.path, file.stat.size, file.stat.mtimeMs) : undefined;
+  const past = file ? skipOversize(file.path, returnedLast + 1, end, budgetFor(file.path, cap, ratio, 1), ctx.deadline) : undefined;
+  // An explicit window goes on to its own end; a read to the end of the file, a page of the same size.
+  const next = nextWindow(past?.nextFitting ?? returnedLast + 1, end, askedLast !== undefined ? undefined : out.numLines);
   return shortWindowNote({
     path: input.file_path,
     totalLines: out.totalLines,
@@ -61,7 +54,7 @@ function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: Session
     askedLast,
     clampedUnderCap: plan ? plan.cap : undefined,
     wasWholeFileRead: asked.lines === undefined && asked.first === 1,
-    oversize,
+    oversize: past?.oversize,
     next,
   });
 }
