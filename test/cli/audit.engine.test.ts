@@ -20,9 +20,10 @@ const line = (i: number) => `line ${String(i).padStart(5, '0')} abcdefghi`; // 2
  * One scripted session that meets every kind of cap event the audit counts: a PARTIAL page (whole-file read under
  * 256 KiB over the cap), an explicit window over the cap, a step that follows the pager's advice when there is one
  * (otherwise retries the same file), and a whole-file read over 256 KiB. Bare, with the pager as settings hooks,
- * or as a plugin; the engine's HOME is kept so the audit can read its transcripts.
+ * or as a plugin, optionally against an API that refuses system turns; the engine's HOME is kept so the audit can
+ * read its transcripts.
  */
-async function capScenario(hooks: 'none' | 'pager' | 'plugin') {
+async function capScenario(hooks: 'none' | 'pager' | 'plugin', refuseSystem = false) {
   const repo = join(tempDir(`audit-${hooks}`), 'repo');
   mkdirSync(repo, { recursive: true });
   const big = join(repo, 'big.txt'); // 63,000 B: under the size cap, about 18,900 tokens at 0.3 per char
@@ -36,7 +37,7 @@ async function capScenario(hooks: 'none' | 'pager' | 'plugin') {
       : { reads: [{ file_path: big, offset: 1, limit: 500 }] };
   };
   const s = await scriptSession({
-    cwd: repo, hooks, cap: CAP, count: (text) => Math.ceil(text.length * 0.3), keepHome: true,
+    cwd: repo, hooks, cap: CAP, count: (text) => Math.ceil(text.length * 0.3), keepHome: true, refuseSystem,
     script: [
       { reads: [{ file_path: big }] },
       { reads: [{ file_path: big, offset: 1, limit: 3000 }] },
@@ -147,13 +148,24 @@ describe('audit of a bare engine session', () => {
   });
 });
 
-describe.each([['settings hooks', 'pager'], ['plugin', 'plugin']] as const)('audit of the same session with the pager (%s)', (_name, hooks) => {
+// The third: an API that refuses role:"system" turns puts the engine in fallback mode (ENGINE.md §5.2); the model
+// then gets the notes inside tool_results, and the transcripts must still be counted the same.
+describe.each([
+  ['settings hooks', 'pager', false],
+  ['plugin', 'plugin', false],
+  ['settings hooks, fallback mode', 'pager', true],
+] as const)('audit of the same session with the pager (%s)', (_name, hooks, refuseSystem) => {
   let run: Awaited<ReturnType<typeof capScenario>>;
   let report: any;
   beforeAll(async () => {
-    run = await capScenario(hooks);
+    run = await capScenario(hooks, refuseSystem);
     report = audit(run.projects);
   }, ENGINE_TIMEOUT);
+
+  it(refuseSystem ? 'ran in fallback mode' : 'ran in normal mode', () => {
+    expect(run.systemRefusals > 0).toBe(refuseSystem);
+    expect(run.systemAnswered > 0).toBe(!refuseSystem);
+  });
 
   it('gives the same census whether or not the bulky lines are parsed', () => {
     const { parsed, fast } = bothWays(run.projects);
@@ -189,3 +201,4 @@ describe.each([['settings hooks', 'pager'], ['plugin', 'plugin']] as const)('aud
     expect(report.totals).toMatchObject({ partialPages: 1, partialPagedOn: 1, partialNotPagedOn: 0 });
   });
 });
+
