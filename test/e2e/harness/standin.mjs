@@ -33,7 +33,8 @@ import { createServer } from 'node:http';
  * @property {() => Promise<void>} close
  */
 
-/** The 400 the real API gives a role it does not know in `messages`. */
+/** The 400 the real API gives a role it does not know in `messages`. The engine (2.1.332) falls back only when the
+ * message holds "Input should be 'user' or 'assistant'": a 400 with other text is retried and the run fails. */
 const SYSTEM_ROLE_REFUSAL = {
   type: 'error',
   error: { type: 'invalid_request_error', message: "messages.1.role: Input should be 'user' or 'assistant'" },
