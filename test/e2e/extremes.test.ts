@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { coverage, ranges } from './harness/check.mjs';
 import { tempDir, removeTempDirs } from './harness/engine.mjs';
 import * as F from './harness/files.mjs';
-import type { Cursor } from './harness/reader.mjs';
+import type { Cursor, Target } from './harness/reader.mjs';
 import { readSession, scriptSession } from './harness/session.mjs';
 import type { Observation } from './harness/standin.mjs';
 
@@ -28,11 +28,11 @@ describe('one 450,000-character line among normal lines', () => {
   // default cap only over the token cap. The file is over 256 KiB, so a read with no limit is the pager's to window.
   // Starting at the line itself, no clamp can help: the engine refuses (on range at 3000, on size with no limit),
   // and the note after the refusal names the line and the window after it.
-  const CASES = [
-    { name: 'a window from line 1 at cap 3000', cap: 3000 as number | undefined, target: { path, offset: 1, limit: 100_000 }, refusal: undefined as RegExp | undefined },
-    { name: 'a read with no limit at the default cap', cap: undefined, target: { path }, refusal: undefined },
+  const CASES: Array<{ name: string; cap?: number; target: Target; refusal?: RegExp }> = [
+    { name: 'a window from line 1 at cap 3000', cap: 3000, target: { path, offset: 1, limit: 100_000 } },
+    { name: 'a read with no limit at the default cap', target: { path } },
     { name: 'a window from the line itself at cap 3000', cap: 3000, target: { path, offset: LONG_AT, limit: 100_000 }, refusal: /^The requested line range contains over 375KB of text/ },
-    { name: 'a read with no limit from the line itself at the default cap', cap: undefined, target: { path, offset: LONG_AT }, refusal: /^File content \(\d+(\.\d)?KB\) exceeds maximum allowed size \(256KB\)/ },
+    { name: 'a read with no limit from the line itself at the default cap', target: { path, offset: LONG_AT }, refusal: /^File content \(\d+(\.\d)?KB\) exceeds maximum allowed size \(256KB\)/ },
   ];
   for (const k of CASES) {
     it(`${k.name}: every other line is read exactly once, and a note names the line and the way out`, async () => {
