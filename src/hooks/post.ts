@@ -5,7 +5,7 @@ import { resolveCap } from '../estimate/cap.js';
 import { learnedRatio, withLearned, withoutPlan, type Plan, type SessionState } from '../state/session.js';
 import { regularFile, resolvedPath, type HookContext } from './context.js';
 import { ReadInput, type PostEvent, type PostToolUse, type PostToolUseFailure } from './input.js';
-import { budgetFor, fitWindow, measureWindow, skipOversize } from './measure.js';
+import { budgetFor, fitWindow, measureWindow, skipOversize, type Measured } from './measure.js';
 import { refusalNote, shortWindowNote, type NextWindow, type RefusalAdvice } from './note.js';
 import { parseRefusal } from './refusal.js';
 import { classifyRead } from './request.js';
@@ -90,6 +90,7 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
   const { size, mtimeMs } = file.stat;
   const first = request.kind === 'whole' ? 1 : request.first;
   const maxLines = request.kind === 'window' ? request.lines : Infinity;
+  const endsNl = endsWithNewline(file.path, size);
 
   let cap: number;
   let ratio = learnedRatio(state, file.path, size, mtimeMs);
@@ -102,12 +103,12 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
     cap = refusal.cap;
     ratio = refusal.tokens / refused.pointTokens;
     charsPerToken = refused.chars / refusal.tokens;
-    refusedLast = first + refused.lines - 1;
+    refusedLast = first + wantedLines(refused, endsNl) - 1;
     const learned = { size, mtimeMs, ratio, at: ctx.now };
     ctx.store.update(event.session_id, (s) => withLearned(s, file.path, learned, refusal.cap));
   } else {
+    // A size or range refusal says nothing about where the window ends; it is named by its first line.
     cap = resolveCap(ctx.env, state.cap).cap;
-    if (request.kind === 'window') refusedLast = first + request.lines - 1;
   }
 
   const budget = budgetFor(file.path, cap, ratio, maxLines);
@@ -121,7 +122,7 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
       : refusal.kind === 'size' ? { size: refusal.size, max: refusal.max } : { rangeMax: refusal.max },
     charsPerToken,
     cap,
-    fits: fit.lines > 0 ? { first, lines: fit.lines } : undefined,
+    fits: fit.lines > 0 ? { first, lines: wantedLines(fit, endsNl) } : undefined,
     after: undefined,
   };
   if (fit.lines === 0) {
@@ -132,11 +133,16 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
     if (past.nextFitting <= last) {
       const after = fitWindow(file.path, past.nextFitting, { ...budget, maxLines: last - past.nextFitting + 1 }, ctx.deadline);
       if (!after.scan.timedOut && !after.scan.startBeyondEnd && after.lines > 0) {
-        advice.after = { first: past.nextFitting, lines: after.lines };
+        advice.after = { first: past.nextFitting, lines: wantedLines(after, endsNl) };
       }
     }
   }
   return refusalNote(advice);
+}
+
+/** The lines of a measured window that anyone needs: not the empty line the engine counts after a final newline. */
+function wantedLines(m: Measured, endsNl: boolean): number {
+  return m.scan.eof && m.whole && endsNl && m.lines > 1 ? m.lines - 1 : m.lines;
 }
 
 function endsWithNewline(path: string, size: number): boolean {

@@ -251,6 +251,14 @@ describe('post after a refusal', () => {
     expect(note).toContain('Lines 3-4 are not shown yet; offset=3 limit=2');
   });
 
+  it('a range refusal: the window is named by its first line, and the advice ends at the file\'s last line', () => {
+    const file = join(dir, 'big.txt'); // 3000 lines and a final newline: the engine counts 3001
+    const r = runHook('post', failureEvent('sess-range', 'g1', { file_path: file, offset: 2900, limit: 100000 }, 'The requested line range contains over 3.1MB of text, more than a read can return. Use a smaller limit.'), env);
+    const advice: string = r.json.hookSpecificOutput.additionalContext;
+    expect(advice).toContain(`the lines from 2900 of ${file} hold over 3.1MB`);
+    expect(advice).toContain('offset=2900 limit=101 (lines 2900-3000) fits');
+  });
+
   it('an error it does not recognise gets no note', () => {
     const r = runHook('post', failureEvent('s', 'x', { file_path: join(dir, 'nope.txt'), limit: 10 }, 'File does not exist. Note: your current working directory is /r.'), env);
     expect(r.status).toBe(0);
