@@ -17,6 +17,9 @@ export function removeTempDirs(): void;
  * @property {Record<string, string>} [extraEnv]
  * @property {boolean} [keepHome] Keep the engine's HOME (its transcripts under .claude/projects) until
  *   removeTempDirs(), for tests that read what the engine wrote.
+ * @property {any} [settings] The project's .claude/settings.json, in place of the one `hooks` picks.
+ * @property {string[]} [args] More engine arguments (for example --permission-prompt-tool, --mcp-config).
+ * @property {string} [allowedTools] In place of "Read".
  * @typedef {object} RunResult
  * @property {any[]} events stream-json lines.
  * @property {string} stderr
@@ -53,6 +56,18 @@ export type RunOptions = {
      * removeTempDirs(), for tests that read what the engine wrote.
      */
     keepHome?: boolean | undefined;
+    /**
+     * The project's .claude/settings.json, in place of the one `hooks` picks.
+     */
+    settings?: any;
+    /**
+     * More engine arguments (for example --permission-prompt-tool, --mcp-config).
+     */
+    args?: string[] | undefined;
+    /**
+     * In place of "Read".
+     */
+    allowedTools?: string | undefined;
 };
 export type RunResult = {
     /**

@@ -62,6 +62,9 @@ export function removeTempDirs() {
  * @property {Record<string, string>} [extraEnv]
  * @property {boolean} [keepHome] Keep the engine's HOME (its transcripts under .claude/projects) until
  *   removeTempDirs(), for tests that read what the engine wrote.
+ * @property {any} [settings] The project's .claude/settings.json, in place of the one `hooks` picks.
+ * @property {string[]} [args] More engine arguments (for example --permission-prompt-tool, --mcp-config).
+ * @property {string} [allowedTools] In place of "Read".
  * @typedef {object} RunResult
  * @property {any[]} events stream-json lines.
  * @property {string} stderr
@@ -78,7 +81,7 @@ export async function runEngine(o) {
   const claudeDir = join(o.cwd, '.claude');
   mkdirSync(claudeDir, { recursive: true });
   const settingsFile = join(claudeDir, 'settings.json');
-  writeFileSync(settingsFile, JSON.stringify(o.hooks === 'pager' ? pagerSettings() : {}, null, 2));
+  writeFileSync(settingsFile, JSON.stringify(o.settings ?? (o.hooks === 'pager' ? pagerSettings() : {}), null, 2));
 
   /** @type {Record<string, string>} */
   const env = {
@@ -91,7 +94,7 @@ export async function runEngine(o) {
     ...(o.cap !== undefined ? { [CAP_ENV]: String(o.cap) } : {}),
     ...o.extraEnv,
   };
-  const args = ['-p', o.prompt ?? 'Read the files.', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Read'];
+  const args = ['-p', o.prompt ?? 'Read the files.', '--output-format', 'stream-json', '--verbose', '--allowedTools', o.allowedTools ?? 'Read', ...(o.args ?? [])];
   if (o.hooks === 'plugin') args.push('--plugin-dir', REPO);
 
   const started = Date.now();

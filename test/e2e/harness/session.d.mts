@@ -63,6 +63,22 @@ export type EngineOptions = {
      */
     keepHome?: boolean | undefined;
     timeoutMs?: number | undefined;
+    /**
+     * See RunOptions.
+     */
+    settings?: any;
+    /**
+     * See RunOptions.
+     */
+    args?: string[] | undefined;
+    /**
+     * See RunOptions.
+     */
+    allowedTools?: string | undefined;
+    /**
+     * See RunOptions.
+     */
+    extraEnv?: Record<string, string> | undefined;
 };
 export type SessionOptions = EngineOptions & {
     targets: import("./reader.mjs").Target[];

@@ -17,6 +17,10 @@ import { tokenizer } from './tokenizer.mjs';
  * @property {boolean} [refuseSystem] The API refuses role:"system" turns: the engine's fallback mode (ENGINE.md §5.2).
  * @property {boolean} [keepHome] Keep the engine's HOME and transcripts until removeTempDirs().
  * @property {number} [timeoutMs]
+ * @property {any} [settings] See RunOptions.
+ * @property {string[]} [args] See RunOptions.
+ * @property {string} [allowedTools] See RunOptions.
+ * @property {Record<string, string>} [extraEnv] See RunOptions.
  * @typedef {EngineOptions & { targets: import('./reader.mjs').Target[], maxTurns?: number }} SessionOptions
  * @typedef {Awaited<ReturnType<typeof readSession>>} Session
  * @typedef {import('./standin.mjs').Reply | ((obs: import('./standin.mjs').Observation) => import('./standin.mjs').Reply)} ScriptStep
@@ -34,7 +38,8 @@ async function drive(o, policy) {
   const count = o.count ?? tok.count;
   const standIn = await startStandIn({ policy, count, refuseSystem: o.refuseSystem });
   try {
-    const run = await runEngine({ baseUrl: standIn.url, cwd: o.cwd, hooks: o.hooks, cap: o.cap, timeoutMs: o.timeoutMs, keepHome: o.keepHome });
+    const run = await runEngine({ baseUrl: standIn.url, cwd: o.cwd, hooks: o.hooks, cap: o.cap, timeoutMs: o.timeoutMs, keepHome: o.keepHome,
+      settings: o.settings, args: o.args, allowedTools: o.allowedTools, extraEnv: o.extraEnv });
     /** @type {Map<string, any>} what the engine ran, by tool_use_id (stream-json's tool_use_result) */
     const ran = new Map();
     for (const e of run.events) {

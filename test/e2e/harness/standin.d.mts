@@ -60,8 +60,17 @@ export type Observation = {
      */
     context: string;
 };
+/**
+ * A tool_use of any tool.
+ */
+export type ToolCall = {
+    name: string;
+    input: Record<string, unknown>;
+};
 export type Reply = {
     reads: Record<string, unknown>[];
+} | {
+    calls: ToolCall[];
 } | {
     text: string;
 };

@@ -18,7 +18,8 @@ import { createServer } from 'node:http';
  * @property {ToolOutcome[]} results One per tool_use of the previous assistant message, with the model's own input.
  * @property {string} context Every system / reminder text after the last assistant message, joined by "\n\n":
  *   role:"system" messages, text blocks, and <system-reminder> blocks found inside tool_results (fallback mode).
- * @typedef {{ reads: Record<string, unknown>[] } | { text: string }} Reply
+ * @typedef {{ name: string, input: Record<string, unknown> }} ToolCall A tool_use of any tool.
+ * @typedef {{ reads: Record<string, unknown>[] } | { calls: ToolCall[] } | { text: string }} Reply
  * @typedef {(obs: Observation) => Reply} Policy
  * @typedef {{ chars: number, tokens: number, text: string }} CountRecord
  * @typedef {object} StandIn
@@ -110,7 +111,8 @@ export async function startStandIn({ policy, count, refuseSystem = false }) {
       }
       const content = 'text' in reply
         ? [{ type: 'text', text: reply.text }]
-        : reply.reads.map((input) => ({ type: 'tool_use', id: `toolu_e2e_${run}_${String(++ids).padStart(4, '0')}`, name: 'Read', input }));
+        : ('calls' in reply ? reply.calls : reply.reads.map((input) => ({ name: 'Read', input })))
+          .map(({ name, input }) => ({ type: 'tool_use', id: `toolu_e2e_${run}_${String(++ids).padStart(4, '0')}`, name, input }));
       const message = {
         id: `msg_e2e_${run}_${++ids}`, type: 'message', role: 'assistant', model: body.model ?? 'stand-in', content,
         stop_reason: 'text' in reply ? 'end_turn' : 'tool_use', stop_sequence: null,
