@@ -1,6 +1,7 @@
 // The only module that knows the hook wire format: stdin JSON in, at most one JSON object out, exit 0.
 // Everything that goes wrong in here fails open: no output, and the Read runs as the model asked.
 import { readSync, writeSync } from 'node:fs';
+import type { Gate } from '../gates/names.js';
 import { StateStore, stateDir } from '../state/store.js';
 import type { HookContext } from './context.js';
 import { PostEvent, PreToolUse } from './input.js';
@@ -14,13 +15,22 @@ export const SCAN_DEADLINE_MS = 7_000;
 export const LOCK_DEADLINE_MS = 8_500;
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
-export type HookName = 'pre' | 'post';
+/** `gate`: PreToolUse on the tools other than Read that an opt-in gate acts on (src/gates). */
+export type HookName = 'pre' | 'post' | 'gate';
 
-export function runHook(name: HookName): void {
+/** The gates switched on, and their code (loaded by cli.ts only when one is on). */
+export interface Gates {
+  on: ReadonlySet<Gate>;
+  run: Pick<typeof import('../gates/run.js'), 'gateDeny' | 'gateAfterRead'>;
+}
+
+export function runHook(name: HookName, gates?: Gates): void {
   const started = Date.now();
   process.exitCode = 0;
+  // No gate on: `gate` has nothing to do, not even reading its input.
+  if (name === 'gate' && !gates?.on.size) return;
   const raw = readStdin(started + SCAN_DEADLINE_MS);
-  const out = raw === undefined ? '' : answer(name, raw, contextFor(started));
+  const out = raw === undefined ? '' : answer(name, raw, contextFor(started), gates);
   if (out) writeStdout(out);
 }
 
@@ -40,18 +50,40 @@ function writeStdout(text: string): void {
 }
 
 /** Exactly what the hook prints for this stdin: one JSON line, or nothing. Never throws. */
-export function answer(name: HookName, raw: string, ctx: HookContext): string {
+export function answer(name: HookName, raw: string, ctx: HookContext, gates?: Gates): string {
   try {
     const json: unknown = JSON.parse(raw);
-    const output = respond(name, json, ctx);
+    const output = gates?.on.size ? respondWithGates(name, json, ctx, gates) : respond(name, json, ctx);
     return output ? `${JSON.stringify(output)}\n` : '';
   } catch {
     return '';
   }
 }
 
+/** With a gate on: a gate's deny wins over everything (the pager's clamp included); otherwise the pager
+ * answers as it would with no gate. A gate that fails says nothing and the pager still answers. */
+export function respondWithGates(name: HookName, json: unknown, ctx: HookContext, { on, run }: Gates): object | undefined {
+  if (name === 'pre' || name === 'gate') {
+    let reason: string | undefined;
+    try {
+      reason = run.gateDeny(json, on, ctx);
+    } catch {
+      reason = undefined;
+    }
+    // Never "allow": a deny with its reason is the only blocking answer the project sends (ENGINE.md §7).
+    if (reason) return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } };
+    return name === 'gate' ? undefined : respond(name, json, ctx);
+  }
+  const out = respond(name, json, ctx);
+  try {
+    run.gateAfterRead(json, on, ctx);
+  } catch { /* the note above still goes out */ }
+  return out;
+}
+
 /** The decision for one parsed hook input, as the JSON the engine expects (or undefined: say nothing). */
 export function respond(name: HookName, json: unknown, ctx: HookContext): object | undefined {
+  if (name === 'gate') return undefined;
   if (name === 'pre') {
     // Most Reads are of small files: one stat answers them, before any parsing.
     if (tooSmallToMatter(json, ctx.env)) return undefined;

@@ -1,0 +1,146 @@
+// What the session transcript says about earlier calls: which the user rejected in the permission dialog, and
+// which results the model still has in its conversation. Reading is bounded to the tail; parsing is pure and
+// tolerant (the first line of a tail may be cut, and records the gates do not know are skipped).
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** Enough for the last few hundred calls; an older result counts as gone, so the covered-reread gate keeps quiet. */
+export const TAIL_BYTES = 4 * 1024 * 1024;
+
+/** The engine's text for a tool result it cleared from the conversation. */
+const CLEARED = '[Old tool result content cleared]';
+const PERSISTED = '<persisted-output>';
+
+export interface ToolUse { name: string; input: Record<string, unknown> }
+
+/** The last `bytes` of the transcript, or undefined when there is none to read. */
+export function readTail(path: string | undefined, bytes = TAIL_BYTES): string | undefined {
+  if (!path || path.includes('\0')) return undefined;
+  try {
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) return undefined;
+      const length = Math.min(st.size, bytes);
+      const buf = Buffer.allocUnsafe(length);
+      const n = readSync(fd, buf, 0, length, st.size - length);
+      return buf.subarray(0, n).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** A subagent's own transcript (<session dir>/subagents/agent-<id>.jsonl) when the engine keeps one, else the
+ * session's: a subagent's results live in its own file. */
+export function agentTranscript(transcriptPath: string | undefined, sessionId: string, agentId: string | undefined): string | undefined {
+  if (!transcriptPath || !agentId || !/^[A-Za-z0-9_-]{1,128}$/.test(agentId) || !/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) return transcriptPath;
+  const own = join(dirname(transcriptPath), sessionId, 'subagents', `agent-${agentId}.jsonl`);
+  try {
+    return statSync(own).isFile() ? own : transcriptPath;
+  } catch {
+    return transcriptPath;
+  }
+}
+
+/** tool_use_ids the user rejected in the permission dialog: the engine records the result with
+ * permissionDecision {decision: "reject", source: "user_reject"}. A classifier's or a hook's denial has
+ * another source and is not a user's rejection. */
+export function userRejections(jsonl: string): string[] {
+  const ids: string[] = [];
+  for (const record of linesHolding(jsonl, '"user_reject"')) {
+    const r = record as { type?: unknown; permissionDecision?: { decision?: unknown; source?: unknown }; message?: { content?: unknown } };
+    if (r.type !== 'user' || r.permissionDecision?.decision !== 'reject' || r.permissionDecision.source !== 'user_reject') continue;
+    for (const b of blocks(r.message?.content)) if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') ids.push(b.tool_use_id);
+  }
+  return ids;
+}
+
+/** The tool_use block with this id (name and input as the engine recorded them), from the last line holding it. */
+export function toolUse(jsonl: string, toolUseId: string): ToolUse | undefined {
+  for (const record of linesHolding(jsonl, `"id":${JSON.stringify(toolUseId)}`, true)) {
+    const r = record as { type?: unknown; message?: { content?: unknown } };
+    if (r.type !== 'assistant') continue;
+    for (const b of blocks(r.message?.content)) {
+      if (b.type === 'tool_use' && b.id === toolUseId && typeof b.name === 'string' && isRecord(b.input)) return { name: b.name, input: b.input };
+    }
+  }
+  return undefined;
+}
+
+/** Of these tool_use_ids, those whose successful result the model still has: recorded after the last
+ * compaction (full or micro) and not cleared or replaced by a preview. */
+export function liveResults(jsonl: string, toolUseIds: readonly string[]): Set<string> {
+  const barrier = lastLossBarrier(jsonl);
+  const live = new Set<string>();
+  for (const id of toolUseIds) {
+    const needle = `"tool_use_id":${JSON.stringify(id)}`;
+    for (let at = jsonl.lastIndexOf(needle); at > barrier; at = at > 0 ? jsonl.lastIndexOf(needle, at - 1) : -1) {
+      const { record, start } = lineAt(jsonl, at);
+      const r = record as { type?: unknown; isCompactSummary?: unknown; message?: { content?: unknown } } | undefined;
+      if (!r || r.type !== 'user' || start <= barrier) continue;
+      const result = blocks(r.message?.content).find((b) => b.type === 'tool_result' && b.tool_use_id === id);
+      if (!result) continue;
+      if (result.is_error !== true && !textOf(result.content).some((t) => t.includes(CLEARED) || t.includes(PERSISTED))) live.add(id);
+      break;
+    }
+  }
+  return live;
+}
+
+/** Offset of the last record after which earlier results may be gone from the conversation: a compact or
+ * microcompact boundary, or a compaction summary. -1 when the tail holds none. */
+export function lastLossBarrier(jsonl: string): number {
+  let best = -1;
+  for (const needle of ['compact_boundary"', '"isCompactSummary":true']) {
+    for (let at = jsonl.lastIndexOf(needle); at > best; at = at > 0 ? jsonl.lastIndexOf(needle, at - 1) : -1) {
+      const { record, start } = lineAt(jsonl, at);
+      const r = record as { type?: unknown; subtype?: unknown; isCompactSummary?: unknown } | undefined;
+      if (r && ((r.type === 'system' && (r.subtype === 'compact_boundary' || r.subtype === 'microcompact_boundary')) || r.isCompactSummary === true)) {
+        best = Math.max(best, start);
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+/** The parsed JSONL records whose line contains `needle`, last first when `fromEnd`. */
+function linesHolding(jsonl: string, needle: string, fromEnd = false): unknown[] {
+  const out: unknown[] = [];
+  let seenStart = -1;
+  for (let at = jsonl.lastIndexOf(needle); at >= 0; at = at > 0 ? jsonl.lastIndexOf(needle, at - 1) : -1) {
+    const { record, start } = lineAt(jsonl, at);
+    if (start === seenStart) continue;
+    seenStart = start;
+    if (record !== undefined) out.push(record);
+    if (start === 0) break;
+    at = start; // the next search starts before this line
+  }
+  return fromEnd ? out : out.reverse();
+}
+
+function lineAt(jsonl: string, at: number): { record: unknown; start: number } {
+  const start = jsonl.lastIndexOf('\n', at) + 1;
+  const nl = jsonl.indexOf('\n', at);
+  try {
+    return { record: JSON.parse(jsonl.slice(start, nl < 0 ? jsonl.length : nl)), start };
+  } catch {
+    return { record: undefined, start }; // the tail's first line may be cut
+  }
+}
+
+function blocks(content: unknown): Record<string, unknown>[] {
+  return Array.isArray(content) ? content.filter(isRecord) : [];
+}
+
+function textOf(content: unknown): string[] {
+  if (typeof content === 'string') return [content];
+  return blocks(content).map((b) => (typeof b.text === 'string' ? b.text : ''));
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,97 @@
+// Issue #8, covered re-read, on the real engine: a Read whose lines earlier Reads of the unchanged file already
+// returned is denied once, with the path and the earlier lines named; the same Read again runs; a file that
+// changed, a window that reaches past what was read, and PDF pages all run; with the gate off nothing is denied.
+import { appendFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { pagerSettings, removeTempDirs, tempDir } from './harness/engine.mjs';
+import { minimalPdf, put } from './harness/files.mjs';
+import { scriptSession, type ScriptStep } from './harness/session.mjs';
+
+afterAll(removeTempDirs);
+const ENGINE_TIMEOUT = 180_000;
+const lines = (n: number) => `${Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
+
+/** The pager's settings with `--gates <list>` on each of its hook commands. */
+function gatedSettings(list: string) {
+  const settings = pagerSettings();
+  for (const groups of Object.values(settings.hooks) as any[][]) {
+    for (const g of groups) for (const h of g.hooks) h.command = `${h.command} --gates ${list}`;
+  }
+  return settings;
+}
+
+describe('covered re-read gate', () => {
+  const dir = tempDir('gate-cover');
+  const a = put(dir, 'a.txt', lines(30)); // the engine counts 31 lines: the empty one after the final newline
+  const c = put(dir, 'c.txt', lines(12));
+  const d = put(dir, 'd.txt', lines(12));
+  const pdf = put(dir, 'doc.pdf', minimalPdf(['First page.', 'Second page.']));
+  const script: ScriptStep[] = [
+    { reads: [{ file_path: a, offset: 1, limit: 10 }] }, // 0
+    { reads: [{ file_path: a, offset: 11, limit: 10 }] }, // 1: touches 1-10
+    { reads: [{ file_path: a, offset: 5, limit: 12 }] }, // 2: 5-16, covered by 1-10 and 11-20 → denied
+    { reads: [{ file_path: a, offset: 5, limit: 12 }] }, // 3: the same read again → runs
+    { reads: [{ file_path: a, offset: 15, limit: 10 }] }, // 4: 15-24 reaches past 20 → runs
+    { reads: [{ file_path: c }] }, // 5: whole file, 13 lines
+    { reads: [{ file_path: c, offset: 3, limit: 4 }] }, // 6: covered by the whole-file read → denied
+    { reads: [{ file_path: d }] }, // 7
+    () => { appendFileSync(d, 'changed\n'); return { reads: [{ file_path: d, offset: 2, limit: 3 }] }; }, // 8: changed → runs
+    { reads: [{ file_path: pdf, pages: '1' }] }, // 9
+    { reads: [{ file_path: pdf, pages: '1' }] }, // 10: pages are never gated
+    { reads: [{ file_path: a, offset: 0, limit: 3 }] }, // 11: offset 0 is line 1; 1-3 covered → denied
+  ];
+  let on: Awaited<ReturnType<typeof scriptSession>>;
+  let off: Awaited<ReturnType<typeof scriptSession>>;
+  const result = (s: typeof on, turn: number) => s.observations[turn + 1]!.results[0]!;
+
+  it('runs the script with the gate on (flag) and off', async () => {
+    // One after the other: both write the project's .claude/settings.json.
+    on = await scriptSession({ cwd: dir, hooks: 'pager', settings: gatedSettings('covered-reread'), script });
+    off = await scriptSession({ cwd: dir, hooks: 'pager', script });
+    expect(on.ok, on.run.stderr).toBe(true);
+    expect(off.ok, off.run.stderr).toBe(true);
+  }, ENGINE_TIMEOUT);
+
+  it('denies a window that touching earlier Reads cover, naming the path and the earlier lines', () => {
+    const r = result(on, 2);
+    expect(r.isError).toBe(true);
+    expect(r.content).toContain(`lines 5-16 of ${a} are already in this conversation`);
+    expect(r.content).toContain('earlier Reads returned 1-10, 11-20 (together lines 1-20)');
+    expect(r.content).toMatch(/repeat this same Read and it will run/);
+  });
+
+  it('the deny reaches the model as the engine renders a hook denial', () => {
+    expect(result(on, 2).content).toMatch(/^PreToolUse:Read hook error: /);
+  });
+
+  it('denies once: the same Read again runs', () => {
+    expect(result(on, 3).isError).toBe(false);
+    expect(result(on, 3).content.split('\n')[0]).toBe('5\tline 5');
+  });
+
+  it('runs a window that reaches past what was read, a changed file and PDF pages', () => {
+    expect(result(on, 4).isError).toBe(false);
+    expect(result(on, 8).isError).toBe(false);
+    expect(result(on, 8).content).toBe('2\tline 2\n3\tline 3\n4\tline 4');
+    // A PDF page read comes out as it does with the gate off, twice.
+    for (const t of [9, 10]) {
+      expect(result(on, t).content).not.toMatch(/read-ceiling-pager/);
+      expect(result(on, t).content).toBe(result(off, t).content);
+    }
+  });
+
+  it('counts a read with no limit as the lines the engine returned, and offset 0 as line 1', () => {
+    expect(result(on, 6).isError).toBe(true);
+    expect(result(on, 6).content).toContain(`lines 3-6 of ${c} are already in this conversation: an earlier Read returned lines 1-13`);
+    expect(result(on, 11).isError).toBe(true);
+    expect(result(on, 11).content).toContain(`lines 1-3 of ${a}`);
+  });
+
+  it('with the gate off, every Read runs', () => {
+    for (let t = 0; t < script.length; t++) {
+      if (t !== 9 && t !== 10) expect(result(off, t).isError, `turn ${t}`).toBe(false);
+      expect(result(off, t).content).not.toMatch(/read-ceiling-pager/);
+    }
+    expect(off.observations.map((o) => o.context).join('\n')).not.toMatch(/already in this conversation/);
+  });
+});
