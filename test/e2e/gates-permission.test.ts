@@ -1,0 +1,136 @@
+// Issue #8 on the real engine, with rejections the engine itself produces: a stdio MCP server named by
+// --permission-prompt-tool plays the user in the permission dialog (harness/permission.mjs).
+// Re-read after a rejected edit: the next Edit or Write of that file is denied until the model reads it; other
+// files run. Rejected-call memory: the same tool with the same input again is denied without a second prompt.
+// With the gates off, the engine asks the user again every time.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { pagerSettings, removeTempDirs, tempDir } from './harness/engine.mjs';
+import { put } from './harness/files.mjs';
+import { permissionPrompts, type Rule } from './harness/permission.mjs';
+import { scriptSession, type ScriptStep } from './harness/session.mjs';
+
+afterAll(removeTempDirs);
+const ENGINE_TIMEOUT = 180_000;
+// The matcher `install --gates` writes for the gate hook: the tools that can ask the user.
+const GATE_MATCHER = '^(Bash|Edit|Write|MultiEdit|NotebookEdit|WebFetch|WebSearch|Glob|Grep|PowerShell|mcp__.*)$';
+
+/** The pager's hooks plus the gate hook; `flag` puts `--gates <flag>` on every command (else the env switches). */
+function settings(flag?: string) {
+  const s = pagerSettings();
+  const pre = s.hooks.PreToolUse[0].hooks[0].command as string;
+  s.hooks.PreToolUse.push({ matcher: GATE_MATCHER, hooks: [{ type: 'command', command: pre.replace(/ pre$/, ' gate'), timeout: 10 }] });
+  if (flag) for (const groups of Object.values(s.hooks) as any[][]) for (const g of groups) for (const h of g.hooks) h.command += ` --gates ${flag}`;
+  return s;
+}
+
+async function run(dir: string, rules: Rule[], script: ScriptStep[], o: { flag?: string; env?: Record<string, string> }) {
+  const perm = permissionPrompts(tempDir('perm'), rules);
+  const s = await scriptSession({ cwd: dir, hooks: 'pager', settings: settings(o.flag), args: perm.args, extraEnv: o.env, script, keepHome: true });
+  return { ...s, prompts: perm.prompts(), result: (turn: number) => s.observations[turn + 1]!.results[0]! };
+}
+
+describe('re-read after a rejected edit', () => {
+  const lines = 'line 1\nline 2\nline 3\n';
+  const script = (a: string, b: string): ScriptStep[] => [
+    { reads: [{ file_path: a }] }, // 0
+    { calls: [{ name: 'Edit', input: { file_path: a, old_string: 'line 2\n', new_string: 'two\n' } }] }, // 1: the user rejects it
+    { calls: [{ name: 'Edit', input: { file_path: a, old_string: 'line 2\n', new_string: 'TWO\n' } }] }, // 2: denied: read first
+    { calls: [{ name: 'Write', input: { file_path: a, content: 'all new\n' } }] }, // 3: denied: read first
+    { calls: [{ name: 'Edit', input: { file_path: b, old_string: 'line 1\n', new_string: 'one\n' } }] }, // 4: another file runs
+    { reads: [{ file_path: a, offset: 2, limit: 1 }] }, // 5
+    { calls: [{ name: 'Edit', input: { file_path: a, old_string: 'line 2\n', new_string: 'TWO\n' } }] }, // 6: runs
+  ];
+  const rules: Rule[] = [{ tool: 'Edit', contains: '"new_string":"two\\n"', behavior: 'deny', message: 'Not like that.' }];
+  let on: Awaited<ReturnType<typeof run>>;
+  let off: Awaited<ReturnType<typeof run>>;
+  let files: { on: string[]; off: string[] };
+
+  it('runs the script with the gate on (environment) and off', async () => {
+    const d1 = tempDir('gate-edit-on');
+    const d2 = tempDir('gate-edit-off');
+    const [a1, b1, a2, b2] = [put(d1, 'a.txt', lines), put(d1, 'b.txt', lines), put(d2, 'a.txt', lines), put(d2, 'b.txt', lines)];
+    [on, off] = await Promise.all([
+      run(d1, rules, script(a1, b1), { env: { READ_CEILING_PAGER_GATES: 'edit-after-reject' } }),
+      run(d2, rules, script(a2, b2), {}),
+    ]);
+    expect(on.ok, on.run.stderr).toBe(true);
+    expect(off.ok, off.run.stderr).toBe(true);
+    files = { on: [a1, b1].map((p) => readFileSync(p, 'utf8')), off: [a2, b2].map((p) => readFileSync(p, 'utf8')) };
+  }, ENGINE_TIMEOUT);
+
+  it('the rejection is the engine\'s own, from the permission dialog', () => {
+    expect(on.result(1).isError).toBe(true);
+    expect(on.result(1).content).toBe('Not like that.');
+    expect(on.prompts[0]?.request.tool_name).toBe('Edit');
+    expect(on.prompts[0]?.answer.behavior).toBe('deny');
+  });
+
+  it('denies the next Edit and Write of the file, saying to read it first, without asking the user', () => {
+    for (const [turn, tool] of [[2, 'Edit'], [3, 'Write']] as const) {
+      expect(on.result(turn).isError).toBe(true);
+      expect(on.result(turn).content).toMatch(new RegExp(`^PreToolUse:${tool} hook error: read-ceiling-pager: the user rejected an Edit or Write of .*a\\.txt earlier, so this ${tool} was not run\\. Read .*a\\.txt first`));
+    }
+    expect(on.prompts.filter((p) => p.request.tool_name === 'Write')).toEqual([]);
+  });
+
+  it('an edit of another file runs; after a Read of the file its edit runs', () => {
+    expect(on.result(4).isError).toBe(false);
+    expect(on.result(6).isError).toBe(false);
+    expect(files.on).toEqual(['line 1\nTWO\nline 3\n', 'one\nline 2\nline 3\n']);
+  });
+
+  it('with the gate off, nothing is denied by the pager: the engine asks the user each time', () => {
+    for (let t = 2; t <= 6; t++) expect(off.result(t).content, `turn ${t}`).not.toMatch(/read-ceiling-pager/);
+    expect(off.result(2).isError).toBe(false);
+    expect(off.prompts.length).toBeGreaterThan(on.prompts.length);
+    expect(files.off[0]).toBe('all new\n');
+  });
+});
+
+describe('rejected-call memory', () => {
+  const script = (dir: string): ScriptStep[] => [
+    { calls: [{ name: 'Bash', input: { command: `touch ${join(dir, 'made-by-bash.txt')}`, description: 'make a file' } }] }, // 0: rejected
+    { calls: [{ name: 'Bash', input: { description: 'make a file', command: `touch ${join(dir, 'made-by-bash.txt')}` } }] }, // 1: same → denied
+    { calls: [{ name: 'Bash', input: { command: `touch ${join(dir, 'other.txt')}`, description: 'make another' } }] }, // 2: runs
+    { calls: [{ name: 'Write', input: { file_path: join(dir, 'w.txt'), content: 'first\n' } }] }, // 3: rejected
+    { calls: [{ name: 'Write', input: { file_path: join(dir, 'w.txt'), content: 'second\n' } }] }, // 4: another input runs
+    { calls: [{ name: 'Write', input: { file_path: join(dir, 'w.txt'), content: 'first\n' } }] }, // 5: same as 3 → denied
+  ];
+  const rules: Rule[] = [
+    { tool: 'Bash', contains: 'made-by-bash', behavior: 'deny', message: 'Do not create that file.' },
+    { tool: 'Write', contains: '"content":"first\\n"', behavior: 'deny', message: 'No.' },
+  ];
+  let on: Awaited<ReturnType<typeof run>>;
+  let off: Awaited<ReturnType<typeof run>>;
+
+  it('runs the script with the gate on (flag) and off', async () => {
+    const d1 = tempDir('gate-calls-on');
+    const d2 = tempDir('gate-calls-off');
+    [on, off] = await Promise.all([run(d1, rules, script(d1), { flag: 'rejected-calls' }), run(d2, rules, script(d2), {})]);
+    expect(on.ok, on.run.stderr).toBe(true);
+    expect(off.ok, off.run.stderr).toBe(true);
+  }, ENGINE_TIMEOUT);
+
+  it('denies the same tool with the same input again, without a second prompt', () => {
+    expect(on.result(0).content).toBe('Do not create that file.');
+    for (const [turn, tool] of [[1, 'Bash'], [5, 'Write']] as const) {
+      expect(on.result(turn).isError).toBe(true);
+      expect(on.result(turn).content).toBe(`PreToolUse:${tool} hook error: read-ceiling-pager: the user rejected this same ${tool} call (same input) earlier in this session, so it was not run again. Ask the user how to go on, or take another way.`);
+    }
+    expect(on.prompts.filter((p) => p.request.tool_name === 'Bash' && JSON.stringify(p.request.input).includes('made-by-bash'))).toHaveLength(1);
+    expect(on.prompts.filter((p) => p.request.tool_name === 'Write' && JSON.stringify(p.request.input).includes('first'))).toHaveLength(1);
+  });
+
+  it('another input of the same tool runs', () => {
+    expect(on.result(2).isError).toBe(false);
+    expect(on.result(4).isError).toBe(false);
+  });
+
+  it('with the gate off, the engine asks the user again', () => {
+    for (let t = 0; t < 6; t++) expect(off.result(t).content, `turn ${t}`).not.toMatch(/read-ceiling-pager/);
+    expect(off.prompts.filter((p) => JSON.stringify(p.request.input).includes('made-by-bash'))).toHaveLength(2);
+    expect(off.result(1).content).toBe('Do not create that file.');
+  });
+});
