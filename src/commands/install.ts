@@ -1,6 +1,6 @@
 // `install` / `uninstall`: wire the three hook entries into one Claude Code settings file, or take them out.
 import { resolve } from 'node:path';
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { pagerInvocations } from '../install/diagnosis.js';
 import { bundlePath, isPagerBundle } from '../install/identify.js';
 import { isEphemeralPath, SCOPE_LABEL, SCOPES, settingsFile, type Scope } from '../install/paths.js';
@@ -8,10 +8,22 @@ import { readSettingsText, writeSettingsText } from '../install/settings-file.js
 import { unifiedDiff } from '../settings/diff.js';
 import { formatSettings, parseSettings } from '../settings/format.js';
 import {
-  hookCommands, mergePagerHooks, nodeInvocation, pagerCommand, PAGER_EVENTS, removePagerHooks, shapeProblem, type JsonObject,
+  GATE_MATCHER, hookCommands, mergePagerHooks, needsGateHook, nodeInvocation, pagerCommand, PAGER_EVENTS, removePagerHooks, shapeProblem,
+  type JsonObject,
 } from '../settings/hooks.js';
+import { GATES } from '../gates/names.js';
 
-interface Options { scope: Scope; dryRun?: boolean; node: string; projectDir: string }
+/** `--gates a,b`: known gate names only, each once, in the order given. */
+function parseGateList(value: string): string[] {
+  const names = value.split(',').map((g) => g.trim()).filter(Boolean);
+  const unknown = names.filter((g) => !(GATES as readonly string[]).includes(g));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new InvalidArgumentError(`expected one or more of ${GATES.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
+  }
+  return [...new Set(names)];
+}
+
+interface Options { scope: Scope; dryRun?: boolean; node: string; projectDir: string; gates?: string[] }
 
 export function registerInstall(program: Command): void {
   const scope = () => new Option('--scope <scope>', 'which settings file: user (~/.claude/settings.json), project (.claude/settings.json) or local (.claude/settings.local.json)')
@@ -25,14 +37,18 @@ export function registerInstall(program: Command): void {
     .option('--dry-run', 'show the change as a diff and write nothing')
     .option('--node <path>', 'the node the hooks run with: "node" finds it on the PATH the engine runs hooks with; an absolute path pins one', 'node')
     .addOption(projectDir())
+    .option('--gates <list>', `switch on opt-in gates, comma-separated: ${GATES.join(', ')} (see the README, "Opt-in gates"); without it, none`, parseGateList)
     .addHelpText('after', [
       '',
       'The hooks run this installation\'s bundle directly (node <path>/dist/cli.cjs pre|post): no npx lookup on every Read.',
+      'With --gates, each hook command carries `--gates <list>`; edit-after-reject and rejected-calls also add a PreToolUse',
+      `hook on the tools that can ask the user (${GATE_MATCHER}). Installing again without --gates switches them off.`,
       'Every other key and hook in the file stays as it was; the old file is kept next to it as *.read-ceiling-pager.bak.',
       '',
       'Examples:',
       '  read-ceiling-pager install                        # ~/.claude/settings.json',
       '  read-ceiling-pager install --scope project --dry-run',
+      '  read-ceiling-pager install --gates covered-reread,edit-after-reject',
     ].join('\n'))
     .action((opts: Options) => { process.exitCode = install(opts); });
 
@@ -50,8 +66,10 @@ function install(opts: Options): number {
   const bundle = bundlePath();
   const invocation = nodeInvocation(opts.node, bundle);
   // An entry from an earlier install of this or another copy is updated in place, not duplicated.
-  return edit(opts, 'install', (settings) => mergePagerHooks(settings, invocation, undefined, pagerInvocations(hookCommands(settings), isPagerBundle)), () => {
-    const lines = PAGER_EVENTS.map(([event, hook]) => `  ${event.padEnd(18)} Read  ${pagerCommand(invocation, hook)}`);
+  const gates = opts.gates ?? [];
+  return edit(opts, 'install', (settings) => mergePagerHooks(settings, invocation, undefined, pagerInvocations(hookCommands(settings), isPagerBundle), gates), () => {
+    const lines = PAGER_EVENTS.map(([event, hook]) => `  ${event.padEnd(18)} Read  ${pagerCommand(invocation, hook, gates)}`);
+    if (needsGateHook(gates)) lines.push(`  ${'PreToolUse'.padEnd(18)} ${GATE_MATCHER}  ${pagerCommand(invocation, 'gate', gates)}`);
     if (isEphemeralPath(bundle)) {
       process.stderr.write(
         'Warning: this copy of read-ceiling-pager runs from npm\'s npx cache, which `npm cache clean` deletes; the hooks\n'

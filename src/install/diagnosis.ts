@@ -56,7 +56,7 @@ export function pagerInvocations(commands: readonly string[], isPagerBundle: (pa
   const out = new Set<string>();
   for (const command of commands) {
     const bundle = bundleOf(command);
-    if (bundle && isPagerBundle(bundle)) out.add(command.trim().replace(/\s+(pre|post)$/, ''));
+    if (bundle && isPagerBundle(bundle)) out.add(command.trim().replace(/\s+(pre|post|gate)(\s+--gates(=|\s+)[\w,-]+)?$/, ''));
   }
   return [...out];
 }
@@ -122,7 +122,7 @@ export function render(findings: readonly Finding[]): string {
 
 /** The path of the bundle a `node <path> pre|post` command runs, when it names one. */
 export function bundleOf(command: string): string | undefined {
-  const m = /^\s*(?:"[^"]*"|\S+)\s+(?:"((?:[^"\\]|\\.)*)"|(\S+))\s+(?:pre|post)\s*$/.exec(command);
+  const m = /^\s*(?:"[^"]*"|\S+)\s+(?:"((?:[^"\\]|\\.)*)"|(\S+))\s+(?:pre|post|gate)(?:\s+--gates(?:=|\s+)[\w,-]+)?\s*$/.exec(command);
   if (!m) return undefined;
   const path = m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2];
   return path && /\.(c?js|mjs)$/.test(path) && !path.includes('${') ? path : undefined;

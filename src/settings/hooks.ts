@@ -2,7 +2,14 @@
 // Pure functions over parsed JSON; every other key and hook is carried over untouched, in its order.
 
 export type HookEvent = 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure';
-export type PagerHook = 'pre' | 'post';
+/** `gate`: the opt-in gates' PreToolUse hook on the tools other than Read (written only with `install --gates`). */
+export type PagerHook = 'pre' | 'post' | 'gate';
+
+/** The tools the gate hook runs on: those that can ask the user (Read is `pre`'s). Every other tool starts no
+ * process for the gates. */
+export const GATE_MATCHER = '^(Bash|Edit|Write|MultiEdit|NotebookEdit|WebFetch|WebSearch|Glob|Grep|PowerShell|mcp__.*)$';
+/** Gates that need the gate hook: they act on tools other than Read. */
+const GATE_HOOK_GATES = ['edit-after-reject', 'rejected-calls'];
 
 /** Which hook of the pager runs on which engine event (ENGINE.md §6: post handles both post events). */
 export const PAGER_EVENTS: ReadonlyArray<readonly [HookEvent, PagerHook]> = [
@@ -35,10 +42,18 @@ export function shapeProblem(settings: Json): string | undefined {
   return undefined;
 }
 
-/** The command line a hook entry runs: `<invocation> pre` or `<invocation> post`. */
-export function pagerCommand(invocation: string, hook: PagerHook): string {
-  return `${invocation} ${hook}`;
+/** The command line a hook entry runs: `<invocation> pre` or `<invocation> post`, then `--gates a,b` when
+ * gates are switched on. */
+export function pagerCommand(invocation: string, hook: PagerHook, gates: readonly string[] = []): string {
+  return gates.length > 0 ? `${invocation} ${hook} --gates ${gates.join(',')}` : `${invocation} ${hook}`;
 }
+
+/** Whether these gates need the gate hook on the tools other than Read. */
+export function needsGateHook(gates: readonly string[]): boolean {
+  return gates.some((g) => GATE_HOOK_GATES.includes(g));
+}
+
+const HOOK_COMMAND = /^(.*?)\s+(pre|post|gate)(?:\s+--gates(?:=|\s+)[\w,-]+)?\s*$/;
 
 /** `node <bundle>`, quoting the path only when a shell would split or expand it. */
 export function nodeInvocation(nodeBin: string, bundlePath: string): string {
@@ -54,7 +69,7 @@ export function shellWord(word: string): string {
  * invocations to recognise too (the one `install` writes on this machine, which may live in any folder). */
 export function isPagerCommand(command: unknown, hook?: PagerHook, exactInvocations: readonly string[] = []): boolean {
   if (typeof command !== 'string') return false;
-  const m = /^(.*?)\s+(pre|post)\s*$/.exec(command.trim());
+  const m = HOOK_COMMAND.exec(command.trim());
   if (!m) return false;
   const [, invocation = '', which] = m;
   if (hook && which !== hook) return false;
@@ -129,12 +144,18 @@ export interface MergeResult {
 /** Settings with exactly one pager entry per event, running `invocation`. An entry already there in another
  * form (an older path, npx) is updated where it stands; duplicates of it are dropped; a missing one is
  * appended as its own `Read` group. Nothing else moves. */
-export function mergePagerHooks(settings: JsonObject, invocation: string, timeout = PAGER_TIMEOUT_S, known: readonly string[] = []): MergeResult {
+export function mergePagerHooks(
+  settings: JsonObject, invocation: string, timeout = PAGER_TIMEOUT_S, known: readonly string[] = [], gates: readonly string[] = [],
+): MergeResult {
   const next = structuredClone(settings);
   let changed = false;
   const hooks: JsonObject = isObject(next.hooks) ? next.hooks : {};
-  for (const [event, hook] of PAGER_EVENTS) {
-    const command = pagerCommand(invocation, hook);
+  const entries: [HookEvent, PagerHook, string][] = PAGER_EVENTS.map(([event, hook]) => [event, hook, 'Read']);
+  // The gate hook is written only when a gate needs it; without, an earlier one goes.
+  entries.push(['PreToolUse', 'gate', GATE_MATCHER]);
+  for (const [event, hook, matcher] of entries) {
+    const wanted = hook !== 'gate' || needsGateHook(gates);
+    const command = pagerCommand(invocation, hook, gates);
     const groups: Json[] = Array.isArray(hooks[event]) ? hooks[event] : [];
     let kept = false;
     for (let g = 0; g < groups.length; g++) {
@@ -145,7 +166,7 @@ export function mergePagerHooks(settings: JsonObject, invocation: string, timeou
       for (let h = 0; h < handlers.length; h++) {
         const handler = handlers[h];
         if (!isObject(handler) || !isPagerCommand(handler.command, hook, [invocation, ...known])) continue;
-        if (!kept && group.matcher === 'Read') {
+        if (wanted && !kept && group.matcher === matcher) {
           kept = true;
           if (handler.type !== 'command' || handler.command !== command || handler.timeout !== timeout) {
             handlers[h] = { ...handler, type: 'command', command, timeout };
@@ -158,11 +179,11 @@ export function mergePagerHooks(settings: JsonObject, invocation: string, timeou
       }
       if (handlers.length === 0 && before > 0) groups.splice(g--, 1);
     }
-    if (!kept) {
-      groups.push({ matcher: 'Read', hooks: [{ type: 'command', command, timeout }] });
+    if (wanted && !kept) {
+      groups.push({ matcher, hooks: [{ type: 'command', command, timeout }] });
       changed = true;
     }
-    hooks[event] = groups;
+    if (groups.length > 0 || hooks[event] !== undefined) hooks[event] = groups;
   }
   if (changed) next.hooks = hooks;
   return { settings: changed ? next : settings, changed };
@@ -183,7 +204,8 @@ export function removePagerHooks(settings: JsonObject, exactInvocations: readonl
       const group = groups[g];
       if (!isObject(group) || !Array.isArray(group.hooks)) continue;
       const before = group.hooks.length;
-      group.hooks = group.hooks.filter((handler) => !(isObject(handler) && isPagerCommand(handler.command, hook, exactInvocations)));
+      group.hooks = group.hooks.filter((handler) => !(isObject(handler) && (isPagerCommand(handler.command, hook, exactInvocations)
+        || (event === 'PreToolUse' && isPagerCommand(handler.command, 'gate', exactInvocations)))));
       if (group.hooks.length !== before) {
         removedHere = true;
         if (group.hooks.length === 0) groups.splice(g--, 1);

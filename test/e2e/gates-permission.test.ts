@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { GATE_MATCHER } from '../../src/settings/hooks.js';
 import { pagerSettings, removeTempDirs, tempDir } from './harness/engine.mjs';
 import { put } from './harness/files.mjs';
 import { permissionPrompts, type Rule } from './harness/permission.mjs';
@@ -13,8 +14,7 @@ import { scriptSession, type ScriptStep } from './harness/session.mjs';
 
 afterAll(removeTempDirs);
 const ENGINE_TIMEOUT = 180_000;
-// The matcher `install --gates` writes for the gate hook: the tools that can ask the user.
-const GATE_MATCHER = '^(Bash|Edit|Write|MultiEdit|NotebookEdit|WebFetch|WebSearch|Glob|Grep|PowerShell|mcp__.*)$';
+
 
 /** The pager's hooks plus the gate hook; `flag` puts `--gates <flag>` on every command (else the env switches). */
 function settings(flag?: string) {

@@ -1,0 +1,42 @@
+// `install --gates`: the hook commands carry the gates; the gate hook is written only for gates that need it,
+// and installing again without gates (or uninstalling) takes it out.
+import { describe, expect, it } from 'vitest';
+import {
+  GATE_MATCHER, isPagerCommand, matcherSelectsRead, mergePagerHooks, removePagerHooks, type JsonObject,
+} from '../../src/settings/hooks.js';
+import { pagerInvocations } from '../../src/install/diagnosis.js';
+
+const INV = 'node /opt/read-ceiling-pager/dist/cli.cjs';
+const commands = (s: JsonObject) => JSON.stringify(s).match(/"command":"[^"]*"/g);
+
+describe('install --gates', () => {
+  it('covered-reread alone needs no gate hook', () => {
+    const { settings } = mergePagerHooks({}, INV, 10, [], ['covered-reread']);
+    expect(commands(settings)).toEqual([
+      `"command":"${INV} pre --gates covered-reread"`, `"command":"${INV} post --gates covered-reread"`, `"command":"${INV} post --gates covered-reread"`,
+    ]);
+  });
+  it('edit-after-reject or rejected-calls add the gate hook on the tools that ask the user, not on Read', () => {
+    const { settings } = mergePagerHooks({}, INV, 10, [], ['rejected-calls']);
+    const pre = (settings.hooks as JsonObject).PreToolUse as JsonObject[];
+    expect(pre[1]).toEqual({ matcher: GATE_MATCHER, hooks: [{ type: 'command', command: `${INV} gate --gates rejected-calls`, timeout: 10 }] });
+    expect(matcherSelectsRead(GATE_MATCHER)).toBe(false);
+    for (const tool of ['Bash', 'Edit', 'Write', 'WebFetch', 'mcp__github__create_issue']) expect(new RegExp(GATE_MATCHER).test(tool), tool).toBe(true);
+    for (const tool of ['Read', 'TodoWrite', 'Task', 'Agent', 'BashOutput']) expect(new RegExp(GATE_MATCHER).test(tool), tool).toBe(false);
+  });
+  it('installing again changes the gates in place, and without gates takes the gate hook out', () => {
+    const on = mergePagerHooks({}, INV, 10, [], ['edit-after-reject']).settings;
+    const again = mergePagerHooks(on, INV, 10, [], ['edit-after-reject']);
+    expect(again.changed).toBe(false);
+    const off = mergePagerHooks(on, INV).settings;
+    expect(off).toEqual(mergePagerHooks({}, INV).settings);
+  });
+  it('uninstall removes the gate hook too, and its commands are the pager\'s', () => {
+    const on = mergePagerHooks({ a: 1 }, INV, 10, [], ['rejected-calls', 'covered-reread']).settings;
+    expect(removePagerHooks(on, [INV]).settings).toEqual({ a: 1 });
+    expect(isPagerCommand(`${INV} gate --gates rejected-calls`, 'gate', [INV])).toBe(true);
+    expect(isPagerCommand(`read-ceiling-pager pre --gates=covered-reread`, 'pre')).toBe(true);
+    expect(isPagerCommand(`${INV} gate --gates rejected-calls`, 'pre', [INV])).toBe(false);
+    expect(pagerInvocations([`${INV} pre --gates covered-reread`], () => true)).toEqual([INV]);
+  });
+});
