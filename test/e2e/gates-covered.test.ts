@@ -87,6 +87,15 @@ describe('covered re-read gate', () => {
     expect(result(on, 11).content).toContain(`lines 1-3 of ${a}`);
   });
 
+  it('as a plugin, READ_CEILING_PAGER_GATES switches it on through the plugin\'s own Read hooks', async () => {
+    const plugin = await scriptSession({
+      cwd: tempDir('gate-cover-plugin'), hooks: 'plugin', extraEnv: { READ_CEILING_PAGER_GATES: 'covered-reread' },
+      script: [{ reads: [{ file_path: a, offset: 1, limit: 10 }] }, { reads: [{ file_path: a, offset: 2, limit: 3 }] }],
+    });
+    expect(plugin.ok, plugin.run.stderr).toBe(true);
+    expect(plugin.observations[2]!.results[0]!.content).toMatch(/^PreToolUse:Read hook error: read-ceiling-pager: lines 2-4 of .*a\.txt are already/);
+  }, ENGINE_TIMEOUT);
+
   it('with the gate off, every Read runs', () => {
     for (let t = 0; t < script.length; t++) {
       if (t !== 9 && t !== 10) expect(result(off, t).isError, `turn ${t}`).toBe(false);
