@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BUNDLE = 'dist/cli.cjs';
+const BUNDLES = ['dist/cli.cjs', 'dist/gates.cjs']; // the hooks and commands; the opt-in gates
 const INPUTS = ['src', 'scripts', 'package.json', 'tsconfig.json']; // esbuild reads tsconfig (strict: "use strict")
 const REV = process.argv[2] ?? 'HEAD'; // another commit to check, e.g. in a bisect
 
@@ -17,24 +17,26 @@ const work = mkdtempSync(join(tmpdir(), 'rcp-check-bundle-'));
 try {
   let committed;
   try {
-    committed = execFileSync('git', ['show', `${REV}:${BUNDLE}`], { cwd: root, maxBuffer: 64 << 20 });
+    committed = BUNDLES.map((b) => execFileSync('git', ['show', `${REV}:${b}`], { cwd: root, maxBuffer: 64 << 20 }));
     const archive = execFileSync('git', ['archive', '--format=tar', REV, ...INPUTS], { cwd: root, maxBuffer: 64 << 20 });
     execFileSync('tar', ['-x', '-C', work], { input: archive });
   } catch {
-    committed = readFileSync(join(root, BUNDLE));
+    committed = BUNDLES.map((b) => readFileSync(join(root, b)));
     for (const p of INPUTS) cpSync(join(root, p), join(work, p), { recursive: true });
   }
   symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'), 'dir');
   execFileSync(process.execPath, [join(work, 'scripts/build.mjs')], { cwd: work, stdio: 'inherit' });
-  const fresh = readFileSync(join(work, BUNDLE));
-  if (Buffer.compare(fresh, committed) !== 0) {
-    process.stderr.write(
-      `check-bundle: the committed ${BUNDLE} (${committed.length} bytes) differs from a fresh build of the committed sources (${fresh.length} bytes).\n`
-      + `Run \`npm run build\` and commit ${BUNDLE} with the source change that caused it.\n`,
-    );
-    process.exitCode = 1;
-  } else {
-    process.stdout.write(`check-bundle: ${BUNDLE} matches a fresh build (${fresh.length} bytes).\n`);
+  for (const [i, BUNDLE] of BUNDLES.entries()) {
+    const fresh = readFileSync(join(work, BUNDLE));
+    if (Buffer.compare(fresh, committed[i]) !== 0) {
+      process.stderr.write(
+        `check-bundle: the committed ${BUNDLE} (${committed[i].length} bytes) differs from a fresh build of the committed sources (${fresh.length} bytes).\n`
+        + `Run \`npm run build\` and commit ${BUNDLE} with the source change that caused it.\n`,
+      );
+      process.exitCode = 1;
+    } else {
+      process.stdout.write(`check-bundle: ${BUNDLE} matches a fresh build (${fresh.length} bytes).\n`);
+    }
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -1,7 +1,6 @@
 // Entry point. The hooks run on every Read, so they skip the command-line parser entirely; every other
 // command loads commander on demand (esbuild keeps a required module unevaluated until it is required).
 import { fstatSync } from 'node:fs';
-import { hookGates } from './gates/names.js';
 import { runHook } from './hooks/io.js';
 
 /** A person typed the command (stdin is a terminal, or nothing): explain rather than wait. Cheaper than
@@ -15,13 +14,30 @@ function stdinIsTerminal(): boolean {
 }
 
 const command = process.argv[2];
-// Gates: `--gates a,b` after the hook name, or READ_CEILING_PAGER_GATES; parsed without commander.
-const gates = command === 'pre' || command === 'post' || command === 'gate' ? hookGates(process.argv.slice(3), process.env) : undefined;
-if (gates && (command === 'pre' || command === 'post' || command === 'gate') && !stdinIsTerminal()) {
-  // The gates' code is loaded only when one is on: with none, the hooks run exactly as before.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  runHook(command, gates.size > 0 ? { on: gates, run: require('./gates/run.js') as typeof import('./gates/run.js') } : undefined);
+const isHook = command === 'pre' || command === 'post' || command === 'gate';
+if (isHook && process.argv.length === 3 && !process.env.READ_CEILING_PAGER_GATES && !stdinIsTerminal()) {
+  runHook(command);
+} else if (isHook && !stdinIsTerminal() && hookWithGates(command)) {
+  // ran with the gates the command line or the environment named
 } else {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   (require('./commands/program.js') as typeof import('./commands/program.js')).main(process.argv);
+}
+
+/** A hook with `--gates a,b` or READ_CEILING_PAGER_GATES: the gates' code is a bundle of its own
+ * (dist/gates.cjs), loaded only here, so with no gate on the hooks load and run exactly as before. False when
+ * the arguments are not a hook's. */
+function hookWithGates(hook: 'pre' | 'post' | 'gate'): boolean {
+  let run: typeof import('./gates/run.js');
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    run = require(`${__dirname}/gates.cjs`) as typeof import('./gates/run.js');
+  } catch {
+    runHook(hook); // fail open: no gates rather than no pager
+    return true;
+  }
+  const on = run.hookGates(process.argv.slice(3), process.env);
+  if (!on) return false;
+  runHook(hook, on.size > 0 ? { on, run } : undefined);
+  return true;
 }

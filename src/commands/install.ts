@@ -37,12 +37,12 @@ export function registerInstall(program: Command): void {
     .option('--dry-run', 'show the change as a diff and write nothing')
     .option('--node <path>', 'the node the hooks run with: "node" finds it on the PATH the engine runs hooks with; an absolute path pins one', 'node')
     .addOption(projectDir())
-    .option('--gates <list>', `switch on opt-in gates, comma-separated: ${GATES.join(', ')} (see the README, "Opt-in gates"); without it, none`, parseGateList)
+    .option('--gates <list>', `opt-in gates to switch on, comma-separated: ${GATES.join(', ')} (README, "Opt-in gates")`, parseGateList)
     .addHelpText('after', [
       '',
       'The hooks run this installation\'s bundle directly (node <path>/dist/cli.cjs pre|post): no npx lookup on every Read.',
-      'With --gates, each hook command carries `--gates <list>`; edit-after-reject and rejected-calls also add a PreToolUse',
-      `hook on the tools that can ask the user (${GATE_MATCHER}). Installing again without --gates switches them off.`,
+      'With --gates, edit-after-reject and rejected-calls also add a PreToolUse hook on the tools that can ask the user.',
+      'Installing again without --gates switches every gate off.',
       'Every other key and hook in the file stays as it was; the old file is kept next to it as *.read-ceiling-pager.bak.',
       '',
       'Examples:',

@@ -1,7 +1,7 @@
 // The gates' pure decisions: which lines a Read asks for and which it got, whether earlier Reads cover a
 // window, what identifies a call, and every sentence a gate tells the model.
 import { createHash } from 'node:crypto';
-import type { ReadRange } from '../state/session.js';
+import type { ReadRange } from './state.js';
 
 export interface Lines { first: number; last: number }
 

@@ -1,43 +1,85 @@
 // The opt-in gates (issue #8), reached only when one is switched on. Each decides from the hook input, the
 // session state and the session transcript; none calls a model. The only blocking answer is a deny reason,
 // returned to io.ts; anything unexpected means no answer.
-import * as z from 'zod/mini';
 import { regularFile, resolvedPath, type HookContext } from '../hooks/context.js';
-import {
-  mustReread, readRecord, wasRejected, wasSeen, withDenied, withoutReread, withRead, withRejectedCall, withRejectedEdit,
-  withSeen, type SessionState,
-} from '../state/session.js';
+import type { HookName } from '../hooks/io.js';
+import type { SessionState } from '../state/session.js';
 import type { Gate } from './names.js';
 import {
   callHash, coveredReason, coveringReads, isFileEdit, rejectedReason, requestedLines, rereadReason, returnedLines, windowKey,
 } from './rules.js';
+import {
+  mustReread, readRecord, wasRejected, wasSeen, withDenied, withoutReread, withRead, withRejectedCall, withRejectedEdit, withSeen,
+} from './state.js';
 import { agentTranscript, liveResults, readTail, toolUse, userRejections } from './transcript.js';
 
-const ToolEvent = z.looseObject({
-  session_id: z.string(),
-  transcript_path: z.optional(z.string()),
-  agent_id: z.optional(z.string()),
-  tool_name: z.string(),
-  tool_use_id: z.string(),
-  tool_input: z.record(z.string(), z.unknown()),
-});
-type ToolEvent = z.infer<typeof ToolEvent>;
+export { hookGates } from './names.js';
 
-const line = z.number().check(z.int(), z.nonnegative());
-const ReadSuccess = z.looseObject({
-  hook_event_name: z.literal('PostToolUse'),
-  tool_name: z.literal('Read'),
-  tool_input: z.looseObject({ file_path: z.string() }),
-  tool_response: z.looseObject({ file: z.looseObject({ startLine: line, numLines: line, totalLines: line }) }),
-});
+/** With a gate on: a gate's deny wins over everything (the pager's clamp included); otherwise the pager answers
+ * as it does with no gate (`respond`). A gate that fails says nothing, and the pager still answers. */
+export function respondWithGates(
+  name: HookName, json: unknown, ctx: HookContext, on: ReadonlySet<Gate>,
+  respond: (name: HookName, json: unknown, ctx: HookContext) => object | undefined,
+): object | undefined {
+  if (name === 'pre' || name === 'gate') {
+    let reason: string | undefined;
+    try {
+      reason = gateDeny(json, on, ctx);
+    } catch {
+      reason = undefined;
+    }
+    // Never "allow": a deny with its reason is the only blocking answer the project sends (ENGINE.md §7).
+    if (reason) return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } };
+    return name === 'gate' ? undefined : respond(name, json, ctx);
+  }
+  const out = respond(name, json, ctx);
+  try {
+    gateAfterRead(json, on, ctx);
+  } catch { /* the pager's note still goes out */ }
+  return out;
+}
+
+/** The fields of a tool hook input the gates use; checked by hand (no schema library in the gates' bundle). */
+interface ToolEvent {
+  session_id: string;
+  transcript_path?: string;
+  agent_id?: string;
+  cwd?: unknown;
+  hook_event_name: string;
+  tool_name: string;
+  tool_use_id: string;
+  tool_input: Record<string, unknown>;
+}
+
+function toolEvent(json: unknown): ToolEvent | undefined {
+  if (!isRecord(json)) return undefined;
+  const e = json;
+  if (typeof e.session_id !== 'string' || typeof e.tool_name !== 'string' || typeof e.tool_use_id !== 'string'
+    || typeof e.hook_event_name !== 'string' || !isRecord(e.tool_input)) return undefined;
+  if ((e.transcript_path !== undefined && typeof e.transcript_path !== 'string') || (e.agent_id !== undefined && typeof e.agent_id !== 'string')) return undefined;
+  return e as unknown as ToolEvent;
+}
+
+/** Lines a successful Read returned, as PostToolUse reports them. */
+function readFile(event: ToolEvent, json: Record<string, unknown>): { filePath: string; startLine: number; numLines: number; totalLines: number } | undefined {
+  const file = isRecord(json.tool_response) && isRecord(json.tool_response.file) ? json.tool_response.file : undefined;
+  const filePath = event.tool_input.file_path;
+  if (!file || typeof filePath !== 'string') return undefined;
+  const { startLine, numLines, totalLines } = file;
+  if (![startLine, numLines, totalLines].every((n) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0)) return undefined;
+  return { filePath, startLine: startLine as number, numLines: numLines as number, totalLines: totalLines as number };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
 
 /** PreToolUse (Read from `pre`, other tools from `gate`): the deny reason of the first gate that stops the
  * call, or undefined to let it go on. */
 export function gateDeny(json: unknown, gates: ReadonlySet<Gate>, ctx: HookContext): string | undefined {
-  const parsed = ToolEvent.safeParse(json);
-  if (!parsed.success || (json as { hook_event_name?: unknown }).hook_event_name !== 'PreToolUse') return undefined;
-  const event = parsed.data;
-  const cwd = (json as { cwd?: unknown }).cwd;
+  const event = toolEvent(json);
+  if (!event || event.hook_event_name !== 'PreToolUse') return undefined;
+  const cwd = event.cwd;
   const isRead = event.tool_name === 'Read';
   const editPath = isFileEdit(event.tool_name) && typeof event.tool_input.file_path === 'string'
     ? resolvedPath(event.tool_input.file_path, cwd) : undefined;
@@ -66,14 +108,14 @@ export function gateDeny(json: unknown, gates: ReadonlySet<Gate>, ctx: HookConte
  * (edit-after-reject). Never answers. */
 export function gateAfterRead(json: unknown, gates: ReadonlySet<Gate>, ctx: HookContext): void {
   if (!gates.has('covered-reread') && !gates.has('edit-after-reject')) return;
-  const parsed = ToolEvent.safeParse(json);
-  const read = ReadSuccess.safeParse(json);
-  if (!parsed.success || !read.success) return;
-  const event = parsed.data;
-  const cwd = (json as { cwd?: unknown }).cwd;
-  const path = resolvedPath(read.data.tool_input.file_path, cwd);
+  const event = toolEvent(json);
+  if (!event || event.hook_event_name !== 'PostToolUse' || event.tool_name !== 'Read') return;
+  const read = readFile(event, json as Record<string, unknown>);
+  if (!read) return;
+  const cwd = event.cwd;
+  const path = resolvedPath(read.filePath, cwd);
   const file = regularFile(path, cwd);
-  const lines = returnedLines(read.data.tool_response.file);
+  const lines = returnedLines(read);
   const agent = event.agent_id ?? '';
   const tail = gates.has('edit-after-reject') ? readTail(agentTranscript(event.transcript_path, event.session_id, event.agent_id)) : undefined;
   ctx.store.update(event.session_id, (s) => {
@@ -82,7 +124,7 @@ export function gateAfterRead(json: unknown, gates: ReadonlySet<Gate>, ctx: Hook
     if (gates.has('edit-after-reject')) next = withoutReread(next, path);
     if (gates.has('covered-reread') && file && lines) {
       const { size, mtimeMs } = file.stat;
-      next = withRead(next, agent, path, { size, mtimeMs, totalLines: read.data.tool_response.file.totalLines },
+      next = withRead(next, agent, path, { size, mtimeMs, totalLines: read.totalLines },
         { ...lines, toolUseId: event.tool_use_id, at: ctx.now });
     }
     return next;

@@ -18,10 +18,10 @@ const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 /** `gate`: PreToolUse on the tools other than Read that an opt-in gate acts on (src/gates). */
 export type HookName = 'pre' | 'post' | 'gate';
 
-/** The gates switched on, and their code (loaded by cli.ts only when one is on). */
+/** The gates switched on, and their code (dist/gates.cjs, loaded by cli.ts only when one is on). */
 export interface Gates {
   on: ReadonlySet<Gate>;
-  run: Pick<typeof import('../gates/run.js'), 'gateDeny' | 'gateAfterRead'>;
+  run: Pick<typeof import('../gates/run.js'), 'respondWithGates'>;
 }
 
 export function runHook(name: HookName, gates?: Gates): void {
@@ -53,32 +53,11 @@ function writeStdout(text: string): void {
 export function answer(name: HookName, raw: string, ctx: HookContext, gates?: Gates): string {
   try {
     const json: unknown = JSON.parse(raw);
-    const output = gates?.on.size ? respondWithGates(name, json, ctx, gates) : respond(name, json, ctx);
+    const output = gates?.on.size ? gates.run.respondWithGates(name, json, ctx, gates.on, respond) : respond(name, json, ctx);
     return output ? `${JSON.stringify(output)}\n` : '';
   } catch {
     return '';
   }
-}
-
-/** With a gate on: a gate's deny wins over everything (the pager's clamp included); otherwise the pager
- * answers as it would with no gate. A gate that fails says nothing and the pager still answers. */
-export function respondWithGates(name: HookName, json: unknown, ctx: HookContext, { on, run }: Gates): object | undefined {
-  if (name === 'pre' || name === 'gate') {
-    let reason: string | undefined;
-    try {
-      reason = run.gateDeny(json, on, ctx);
-    } catch {
-      reason = undefined;
-    }
-    // Never "allow": a deny with its reason is the only blocking answer the project sends (ENGINE.md §7).
-    if (reason) return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } };
-    return name === 'gate' ? undefined : respond(name, json, ctx);
-  }
-  const out = respond(name, json, ctx);
-  try {
-    run.gateAfterRead(json, on, ctx);
-  } catch { /* the note above still goes out */ }
-  return out;
 }
 
 /** The decision for one parsed hook input, as the JSON the engine expects (or undefined: say nothing). */

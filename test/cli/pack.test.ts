@@ -40,6 +40,7 @@ describe('npm pack', () => {
       'README.md',
       'bin/read-ceiling-pager.js',
       'dist/cli.cjs',
+      'dist/gates.cjs',
       'hooks/hooks.json',
       'package.json',
       'settings.example.json',
