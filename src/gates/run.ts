@@ -9,9 +9,11 @@ import {
   callHash, coveredReason, coveringReads, isFileEdit, rejectedReason, requestedLines, rereadReason, returnedLines, windowKey,
 } from './rules.js';
 import {
-  mustReread, readRecord, wasRejected, wasSeen, withDenied, withoutReread, withRead, withRejectedCall, withRejectedEdit, withSeen,
+  anyRejected, mustReread, readRecord, wasRejected, wasSeen, withDenied, withoutReread, withRead, withRejectedCall, withRejectedEdit, withSeen,
 } from './state.js';
-import { agentTranscript, liveResults, readTail, toolUse, userRejections } from './transcript.js';
+import {
+  agentTranscript, liveResults, readTail, readTailBytes, REJECTION_TAIL_BYTES, toolUse, USER_REJECT, userRejections,
+} from './transcript.js';
 
 export { hookGates } from './names.js';
 
@@ -87,13 +89,21 @@ export function gateDeny(json: unknown, gates: ReadonlySet<Gate>, ctx: HookConte
   if (!rejections && !(gates.has('covered-reread') && isRead)) return undefined; // nothing here for this tool
 
   const transcript = agentTranscript(event.transcript_path, event.session_id, event.agent_id);
-  const tail = rejections ? readTail(transcript) : undefined;
-  const state = rejections ? takeInRejections(event, tail, gates, ctx, cwd) : ctx.store.read(event.session_id);
-
-  if (gates.has('rejected-calls')) {
-    // The engine's own record of this call when it has one, so both sides of the comparison have one form.
-    const input = (tail && toolUse(tail, event.tool_use_id)?.input) ?? event.tool_input;
-    if (wasRejected(state, callHash(event.tool_name, input))) return rejectedReason(event.tool_name);
+  let state = ctx.store.read(event.session_id);
+  if (rejections) {
+    // Most calls follow no rejection: one search of the undecoded tail settles it.
+    const bytes = readTailBytes(transcript, REJECTION_TAIL_BYTES);
+    let tail: string | undefined;
+    if (bytes?.includes(USER_REJECT)) {
+      tail = bytes.toString('utf8');
+      state = takeInRejections(event, tail, gates, ctx, cwd, state);
+    }
+    if (gates.has('rejected-calls') && anyRejected(state)) {
+      tail ??= bytes?.toString('utf8');
+      // The engine's own record of this call when it has one, so both sides of the comparison have one form.
+      const input = (tail && toolUse(tail, event.tool_use_id)?.input) ?? event.tool_input;
+      if (wasRejected(state, callHash(event.tool_name, input))) return rejectedReason(event.tool_name);
+    }
   }
   if (gates.has('edit-after-reject') && editPath !== undefined && mustReread(state, editPath)) {
     return rereadReason(event.tool_name, event.tool_input.file_path as string);
@@ -117,7 +127,9 @@ export function gateAfterRead(json: unknown, gates: ReadonlySet<Gate>, ctx: Hook
   const file = regularFile(path, cwd);
   const lines = returnedLines(read);
   const agent = event.agent_id ?? '';
-  const tail = gates.has('edit-after-reject') ? readTail(agentTranscript(event.transcript_path, event.session_id, event.agent_id)) : undefined;
+  const bytes = gates.has('edit-after-reject')
+    ? readTailBytes(agentTranscript(event.transcript_path, event.session_id, event.agent_id), REJECTION_TAIL_BYTES) : undefined;
+  const tail = bytes?.includes(USER_REJECT) ? bytes.toString('utf8') : undefined;
   ctx.store.update(event.session_id, (s) => {
     // A rejection not yet taken in came before this Read: take it in first, so this Read answers it.
     let next = tail !== undefined ? withRejections(s, tail, gates, ctx.now, cwd) : s;
@@ -132,9 +144,8 @@ export function gateAfterRead(json: unknown, gates: ReadonlySet<Gate>, ctx: Hook
 }
 
 /** The session state with every user rejection in the transcript tail taken in once. */
-function takeInRejections(event: ToolEvent, tail: string | undefined, gates: ReadonlySet<Gate>, ctx: HookContext, cwd: unknown): SessionState {
-  const state = ctx.store.read(event.session_id);
-  if (tail === undefined || !userRejections(tail).some((id) => !wasSeen(state, id))) return state;
+function takeInRejections(event: ToolEvent, tail: string, gates: ReadonlySet<Gate>, ctx: HookContext, cwd: unknown, state: SessionState): SessionState {
+  if (!userRejections(tail).some((id) => !wasSeen(state, id))) return state;
   let after = state;
   const saved = ctx.store.update(event.session_id, (s) => (after = withRejections(s, tail, gates, ctx.now, cwd)));
   // Unsaved, the rejections still count for this call; the next hook takes them in again.

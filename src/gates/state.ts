@@ -125,6 +125,10 @@ export function mustReread(state: SessionState, path: string): boolean {
   return ownValue(gatesOf(state).reread, path) !== undefined;
 }
 
+export function anyRejected(state: SessionState): boolean {
+  return isRecord(state.gates) && isRecord(state.gates.rejected) && Object.keys(state.gates.rejected).length > 0;
+}
+
 export function wasRejected(state: SessionState, hash: string): boolean {
   return ownValue(gatesOf(state).rejected, hash) !== undefined;
 }

@@ -13,8 +13,16 @@ const PERSISTED = '<persisted-output>';
 
 export interface ToolUse { name: string; input: Record<string, unknown> }
 
+/** Rejections are taken in at the very next gated call, so they are always near the end. */
+export const REJECTION_TAIL_BYTES = 1024 * 1024;
+
 /** The last `bytes` of the transcript, or undefined when there is none to read. */
 export function readTail(path: string | undefined, bytes = TAIL_BYTES): string | undefined {
+  return readTailBytes(path, bytes)?.toString('utf8');
+}
+
+/** The same, undecoded: a search for one marker needs no string. */
+export function readTailBytes(path: string | undefined, bytes = TAIL_BYTES): Buffer | undefined {
   if (!path || path.includes('\0')) return undefined;
   try {
     const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -24,7 +32,7 @@ export function readTail(path: string | undefined, bytes = TAIL_BYTES): string |
       const length = Math.min(st.size, bytes);
       const buf = Buffer.allocUnsafe(length);
       const n = readSync(fd, buf, 0, length, st.size - length);
-      return buf.subarray(0, n).toString('utf8');
+      return buf.subarray(0, n);
     } finally {
       closeSync(fd);
     }
@@ -48,9 +56,11 @@ export function agentTranscript(transcriptPath: string | undefined, sessionId: s
 /** tool_use_ids the user rejected in the permission dialog: the engine records the result with
  * permissionDecision {decision: "reject", source: "user_reject"}. A classifier's or a hook's denial has
  * another source and is not a user's rejection. */
+export const USER_REJECT = '"user_reject"';
+
 export function userRejections(jsonl: string): string[] {
   const ids: string[] = [];
-  for (const record of linesHolding(jsonl, '"user_reject"')) {
+  for (const record of linesHolding(jsonl, USER_REJECT)) {
     const r = record as { type?: unknown; permissionDecision?: { decision?: unknown; source?: unknown }; message?: { content?: unknown } };
     if (r.type !== 'user' || r.permissionDecision?.decision !== 'reject' || r.permissionDecision.source !== 'user_reject') continue;
     for (const b of blocks(r.message?.content)) if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') ids.push(b.tool_use_id);
