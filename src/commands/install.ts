@@ -1,6 +1,6 @@
 // `install` / `uninstall`: wire the three hook entries into one Claude Code settings file, or take them out.
 import { resolve } from 'node:path';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { pagerInvocations } from '../install/diagnosis.js';
 import { bundlePath, isPagerBundle } from '../install/identify.js';
 import { isEphemeralPath, SCOPE_LABEL, SCOPES, settingsFile, type Scope } from '../install/paths.js';
@@ -8,22 +8,21 @@ import { readSettingsText, writeSettingsText } from '../install/settings-file.js
 import { unifiedDiff } from '../settings/diff.js';
 import { formatSettings, parseSettings } from '../settings/format.js';
 import {
-  GATE_MATCHER, hookCommands, mergePagerHooks, needsGateHook, nodeInvocation, pagerCommand, PAGER_EVENTS, removePagerHooks, shapeProblem,
+  hookCommands, mergePagerHooks, nodeInvocation, pagerCommand, PAGER_EVENTS, PAGER_TIMEOUT_S, removePagerHooks, shapeProblem,
   type JsonObject,
 } from '../settings/hooks.js';
-import { GATES } from '../gates/names.js';
 
-/** `--gates a,b`: known gate names only, each once, in the order given. */
-function parseGateList(value: string): string[] {
-  const names = value.split(',').map((g) => g.trim()).filter(Boolean);
-  const unknown = names.filter((g) => !(GATES as readonly string[]).includes(g));
-  if (unknown.length > 0 || names.length === 0) {
-    throw new InvalidArgumentError(`expected one or more of ${GATES.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
+/** The gates' bundle (dist/gates.cjs, beside this one), which holds `install --gates`; undefined if missing. */
+function gatesModule(): typeof import('../gates/run.js') | undefined {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require(`${__dirname}/gates.cjs`) as typeof import('../gates/run.js');
+  } catch {
+    return undefined;
   }
-  return [...new Set(names)];
 }
 
-interface Options { scope: Scope; dryRun?: boolean; node: string; projectDir: string; gates?: string[] }
+interface Options { scope: Scope; dryRun?: boolean; node: string; projectDir: string; gates?: string }
 
 export function registerInstall(program: Command): void {
   const scope = () => new Option('--scope <scope>', 'which settings file: user (~/.claude/settings.json), project (.claude/settings.json) or local (.claude/settings.local.json)')
@@ -37,7 +36,7 @@ export function registerInstall(program: Command): void {
     .option('--dry-run', 'show the change as a diff and write nothing')
     .option('--node <path>', 'the node the hooks run with: "node" finds it on the PATH the engine runs hooks with; an absolute path pins one', 'node')
     .addOption(projectDir())
-    .option('--gates <list>', `opt-in gates to switch on, comma-separated: ${GATES.join(', ')} (README, "Opt-in gates")`, parseGateList)
+    .option('--gates <list>', 'opt-in gates to switch on, comma-separated: covered-reread, edit-after-reject, rejected-calls (README, "Opt-in gates")')
     .addHelpText('after', [
       '',
       'The hooks run this installation\'s bundle directly (node <path>/dist/cli.cjs pre|post): no npx lookup on every Read.',
@@ -66,10 +65,21 @@ function install(opts: Options): number {
   const bundle = bundlePath();
   const invocation = nodeInvocation(opts.node, bundle);
   // An entry from an earlier install of this or another copy is updated in place, not duplicated.
-  const gates = opts.gates ?? [];
-  return edit(opts, 'install', (settings) => mergePagerHooks(settings, invocation, undefined, pagerInvocations(hookCommands(settings), isPagerBundle), gates), () => {
+  const g = gatesModule();
+  const parsed = opts.gates === undefined ? [] : g ? g.parseGateList(opts.gates) : 'this installation has no dist/gates.cjs';
+  if (typeof parsed === 'string') {
+    process.stderr.write(`read-ceiling-pager: --gates ${opts.gates}: ${parsed}. Nothing was changed.\n`);
+    return 1;
+  }
+  const gates = parsed;
+  return edit(opts, 'install', (settings) => {
+    const known = pagerInvocations(hookCommands(settings), isPagerBundle);
+    const merged = mergePagerHooks(settings, invocation, undefined, known, gates);
+    // The gate hook is written only when a gate needs it; installing without --gates takes an earlier one out.
+    return g ? g.withGateHook(merged, invocation, PAGER_TIMEOUT_S, known, gates) : merged;
+  }, () => {
     const lines = PAGER_EVENTS.map(([event, hook]) => `  ${event.padEnd(18)} Read  ${pagerCommand(invocation, hook, gates)}`);
-    if (needsGateHook(gates)) lines.push(`  ${'PreToolUse'.padEnd(18)} ${GATE_MATCHER}  ${pagerCommand(invocation, 'gate', gates)}`);
+    if (g?.needsGateHook(gates)) lines.push(`  ${'PreToolUse'.padEnd(18)} ${g.GATE_MATCHER}  ${pagerCommand(invocation, 'gate', gates)}`);
     if (isEphemeralPath(bundle)) {
       process.stderr.write(
         'Warning: this copy of read-ceiling-pager runs from npm\'s npx cache, which `npm cache clean` deletes; the hooks\n'

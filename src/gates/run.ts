@@ -16,6 +16,7 @@ import {
 } from './transcript.js';
 
 export { hookGates } from './names.js';
+export { GATE_MATCHER, needsGateHook, parseGateList, withGateHook } from './install.js';
 
 /** With a gate on: a gate's deny wins over everything (the pager's clamp included); otherwise the pager answers
  * as it does with no gate (`respond`). A gate that fails says nothing, and the pager still answers. */

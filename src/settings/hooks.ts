@@ -5,11 +5,6 @@ export type HookEvent = 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure';
 /** `gate`: the opt-in gates' PreToolUse hook on the tools other than Read (written only with `install --gates`). */
 export type PagerHook = 'pre' | 'post' | 'gate';
 
-/** The tools the gate hook runs on: those that can ask the user (Read is `pre`'s). Every other tool starts no
- * process for the gates. */
-export const GATE_MATCHER = '^(Bash|Edit|Write|MultiEdit|NotebookEdit|WebFetch|WebSearch|Glob|Grep|PowerShell|mcp__.*)$';
-/** Gates that need the gate hook: they act on tools other than Read. */
-const GATE_HOOK_GATES = ['edit-after-reject', 'rejected-calls'];
 
 /** Which hook of the pager runs on which engine event (ENGINE.md §6: post handles both post events). */
 export const PAGER_EVENTS: ReadonlyArray<readonly [HookEvent, PagerHook]> = [
@@ -46,11 +41,6 @@ export function shapeProblem(settings: Json): string | undefined {
  * gates are switched on. */
 export function pagerCommand(invocation: string, hook: PagerHook, gates: readonly string[] = []): string {
   return gates.length > 0 ? `${invocation} ${hook} --gates ${gates.join(',')}` : `${invocation} ${hook}`;
-}
-
-/** Whether these gates need the gate hook on the tools other than Read. */
-export function needsGateHook(gates: readonly string[]): boolean {
-  return gates.some((g) => GATE_HOOK_GATES.includes(g));
 }
 
 const HOOK_COMMAND = /^(.*?)\s+(pre|post|gate)(?:\s+--gates(?:=|\s+)[\w,-]+)?\s*$/;
@@ -150,11 +140,7 @@ export function mergePagerHooks(
   const next = structuredClone(settings);
   let changed = false;
   const hooks: JsonObject = isObject(next.hooks) ? next.hooks : {};
-  const entries: [HookEvent, PagerHook, string][] = PAGER_EVENTS.map(([event, hook]) => [event, hook, 'Read']);
-  // The gate hook is written only when a gate needs it; without, an earlier one goes.
-  entries.push(['PreToolUse', 'gate', GATE_MATCHER]);
-  for (const [event, hook, matcher] of entries) {
-    const wanted = hook !== 'gate' || needsGateHook(gates);
+  for (const [event, hook] of PAGER_EVENTS) {
     const command = pagerCommand(invocation, hook, gates);
     const groups: Json[] = Array.isArray(hooks[event]) ? hooks[event] : [];
     let kept = false;
@@ -166,7 +152,7 @@ export function mergePagerHooks(
       for (let h = 0; h < handlers.length; h++) {
         const handler = handlers[h];
         if (!isObject(handler) || !isPagerCommand(handler.command, hook, [invocation, ...known])) continue;
-        if (wanted && !kept && group.matcher === matcher) {
+        if (!kept && group.matcher === 'Read') {
           kept = true;
           if (handler.type !== 'command' || handler.command !== command || handler.timeout !== timeout) {
             handlers[h] = { ...handler, type: 'command', command, timeout };
@@ -179,11 +165,11 @@ export function mergePagerHooks(
       }
       if (handlers.length === 0 && before > 0) groups.splice(g--, 1);
     }
-    if (wanted && !kept) {
-      groups.push({ matcher, hooks: [{ type: 'command', command, timeout }] });
+    if (!kept) {
+      groups.push({ matcher: 'Read', hooks: [{ type: 'command', command, timeout }] });
       changed = true;
     }
-    if (groups.length > 0 || hooks[event] !== undefined) hooks[event] = groups;
+    hooks[event] = groups;
   }
   if (changed) next.hooks = hooks;
   return { settings: changed ? next : settings, changed };

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GATE_MATCHER } from '../../src/settings/hooks.js';
+import { GATE_MATCHER } from '../../src/gates/install.js';
 import { pagerSettings, removeTempDirs, tempDir } from './harness/engine.mjs';
 import { put } from './harness/files.mjs';
 import { permissionPrompts, type Rule } from './harness/permission.mjs';

@@ -1,9 +1,14 @@
 // `install --gates`: the hook commands carry the gates; the gate hook is written only for gates that need it,
 // and installing again without gates (or uninstalling) takes it out.
 import { describe, expect, it } from 'vitest';
+import { GATE_MATCHER, parseGateList, withGateHook } from '../../src/gates/install.js';
 import {
-  GATE_MATCHER, isPagerCommand, matcherSelectsRead, mergePagerHooks, removePagerHooks, type JsonObject,
+  isPagerCommand, matcherSelectsRead, mergePagerHooks as mergePager, removePagerHooks, type JsonObject,
 } from '../../src/settings/hooks.js';
+
+/** What `install` does: the pager's entries, then the gate hook (in or out). */
+const mergePagerHooks = (s: JsonObject, inv: string, timeout = 10, known: string[] = [], gates: string[] = []) =>
+  withGateHook(mergePager(s, inv, timeout, known, gates), inv, timeout, known, gates);
 import { pagerInvocations } from '../../src/install/diagnosis.js';
 
 const INV = 'node /opt/read-ceiling-pager/dist/cli.cjs';
@@ -30,6 +35,11 @@ describe('install --gates', () => {
     expect(again.changed).toBe(false);
     const off = mergePagerHooks(on, INV).settings;
     expect(off).toEqual(mergePagerHooks({}, INV).settings);
+  });
+  it('--gates takes known names only', () => {
+    expect(parseGateList('rejected-calls, covered-reread,rejected-calls')).toEqual(['rejected-calls', 'covered-reread']);
+    expect(parseGateList('bogus')).toMatch(/unknown: bogus/);
+    expect(parseGateList(',')).toMatch(/expected one or more/);
   });
   it('uninstall removes the gate hook too, and its commands are the pager\'s', () => {
     const on = mergePagerHooks({ a: 1 }, INV, 10, [], ['rejected-calls', 'covered-reread']).settings;
