@@ -13,11 +13,17 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .addHelpText('after', '\nExamples:\n  read-ceiling-pager install --scope project\n  read-ceiling-pager estimate src/big.ts --offset 1 --limit 3000\n  read-ceiling-pager doctor');
 
-  for (const [name, event] of [['pre', 'PreToolUse'], ['post', 'PostToolUse and PostToolUseFailure']] as const) {
+  const hooks = [
+    ['pre', 'the PreToolUse hook on Read', 'PreToolUse'],
+    ['post', 'the PostToolUse and PostToolUseFailure hook on Read', 'PostToolUse'],
+    ['gate', 'the PreToolUse hook on the tools an opt-in gate acts on (edit-after-reject, rejected-calls)', 'PreToolUse'],
+  ] as const;
+  for (const [name, what, event] of hooks) {
     program
       .command(name)
-      .description(`the ${event} hook on Read: reads the hook JSON on stdin, prints at most one JSON object`)
-      .addHelpText('after', `\nExample (as the engine runs it):\n  echo '{"hook_event_name":"${name === 'pre' ? 'PreToolUse' : 'PostToolUse'}",…}' | read-ceiling-pager ${name}`)
+      .description(`${what}: reads the hook JSON on stdin, prints at most one JSON object`)
+      .option('--gates <list>', 'opt-in gates, comma-separated: covered-reread, edit-after-reject, rejected-calls (also READ_CEILING_PAGER_GATES)')
+      .addHelpText('after', `\nExample (as the engine runs it):\n  echo '{"hook_event_name":"${event}",…}' | read-ceiling-pager ${name}${name === 'gate' ? ' --gates rejected-calls' : ''}`)
       .action(() => {
         throw new CommanderError(1, 'hook.stdin', `read-ceiling-pager ${name} reads a hook's JSON on stdin; it is meant to be run by Claude Code (see settings.example.json).`);
       });
