@@ -1,6 +1,7 @@
 // What the opt-in gates remember in the session state, and the pure rules that keep it small. Lives apart from
 // src/state/session.ts so that none of it is loaded while no gate is on; StateStore still does every write.
 import type { SessionState } from '../state/session.js';
+import { allFinite, isFiniteNumber, isRecord, setOwn } from '../state/record.js';
 
 /** Lines one Read returned (1-based, inclusive), and the call whose result holds them. */
 export interface ReadRange {
@@ -215,21 +216,4 @@ export function normalizeGates(raw: Record<string, unknown>): GateState {
     gates[kind] = keepNewestAt(kept, MAX_SEEN);
   }
   return gates;
-}
-
-
-function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function isFiniteNumber(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v);
-}
-
-function allFinite(o: Record<string, unknown>, keys: string[]): boolean {
-  return keys.every((k) => isFiniteNumber(o[k]));
 }

@@ -1,4 +1,5 @@
 // What one session remembers, and the pure rules that keep it small.
+import { allFinite, isFiniteNumber, isRecord, setOwn } from './record.js';
 
 /** What `pre` did to one Read, for `post` to explain. Keyed by tool_use_id. */
 export interface Plan {
@@ -128,21 +129,4 @@ export function normalizeState(raw: unknown): SessionState {
   if (isFiniteNumber(raw.cap) && raw.cap > 0) state.cap = raw.cap;
   if (isRecord(raw.gates)) state.gates = raw.gates; // checked by the gates' own code, loaded only when one is on
   return state;
-}
-
-/** Any id is a key, `__proto__` included (a tool_use_id is the engine's string): never a prototype change. */
-function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function isFiniteNumber(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v);
-}
-
-function allFinite(o: Record<string, unknown>, keys: string[]): boolean {
-  return keys.every((k) => isFiniteNumber(o[k]));
 }

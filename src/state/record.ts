@@ -1,0 +1,18 @@
+// Checks for JSON read back from a file anyone could have damaged, shared by the session rules and the gates.
+
+/** Any id is a key, `__proto__` included (a tool_use_id is the engine's string): never a prototype change. */
+export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function isFiniteNumber(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+export function allFinite(o: Record<string, unknown>, keys: string[]): boolean {
+  return keys.every((k) => isFiniteNumber(o[k]));
+}
