@@ -3,6 +3,7 @@
 // returned to io.ts; anything unexpected means no answer.
 import { regularFile, resolvedPath, type HookContext } from '../hooks/context.js';
 import type { HookName } from '../hooks/io.js';
+import { readTailBytes } from '../hooks/transcript.js';
 import type { SessionState } from '../state/session.js';
 import type { Gate } from './names.js';
 import {
@@ -12,7 +13,7 @@ import {
   anyRejected, mustReread, readRecord, wasRejected, wasSeen, withDenied, withoutReread, withRead, withRejectedCall, withRejectedEdit, withSeen,
 } from './state.js';
 import {
-  agentTranscript, liveResults, readTail, readTailBytes, REJECTION_TAIL_BYTES, toolUse, USER_REJECT, userRejections,
+  agentTranscript, liveResults, readTail, REJECTION_TAIL_BYTES, toolUse, USER_REJECT, userRejections,
 } from './transcript.js';
 
 export { hookGates } from './names.js';

@@ -1,8 +1,9 @@
 // What the session transcript says about earlier calls: which the user rejected in the permission dialog, and
 // which results the model still has in its conversation. Reading is bounded to the tail; parsing is pure and
 // tolerant (the first line of a tail may be cut, and records the gates do not know are skipped).
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { readTailBytes } from '../hooks/transcript.js';
 
 /** Enough for the last few hundred calls; an older result counts as gone, so the covered-reread gate keeps quiet. */
 export const TAIL_BYTES = 4 * 1024 * 1024;
@@ -19,26 +20,6 @@ export const REJECTION_TAIL_BYTES = 1024 * 1024;
 /** The last `bytes` of the transcript, or undefined when there is none to read. */
 export function readTail(path: string | undefined, bytes = TAIL_BYTES): string | undefined {
   return readTailBytes(path, bytes)?.toString('utf8');
-}
-
-/** The same, undecoded: a search for one marker needs no string. */
-export function readTailBytes(path: string | undefined, bytes = TAIL_BYTES): Buffer | undefined {
-  if (!path || path.includes('\0')) return undefined;
-  try {
-    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    try {
-      const st = fstatSync(fd);
-      if (!st.isFile()) return undefined;
-      const length = Math.min(st.size, bytes);
-      const buf = Buffer.allocUnsafe(length);
-      const n = readSync(fd, buf, 0, length, st.size - length);
-      return buf.subarray(0, n);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return undefined;
-  }
 }
 
 /** A subagent's own transcript (<session dir>/subagents/agent-<id>.jsonl) when the engine keeps one, else the

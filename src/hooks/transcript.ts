@@ -7,16 +7,23 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 const TAIL_BYTES = 1024 * 1024;
 
 export function modelInput(transcriptPath: unknown, toolUseId: string): Record<string, unknown> | undefined {
-  if (typeof transcriptPath !== 'string' || transcriptPath.length === 0 || transcriptPath.includes('\0')) return undefined;
+  if (typeof transcriptPath !== 'string') return undefined;
+  const tail = readTailBytes(transcriptPath, TAIL_BYTES);
+  return tail ? findToolInput(tail.toString('utf8'), toolUseId) : undefined;
+}
+
+/** The last `bytes` of a file (never a FIFO or a device), undecoded, or undefined when there is none to read. */
+export function readTailBytes(path: string | undefined, bytes: number): Buffer | undefined {
+  if (!path || path.includes('\0')) return undefined;
   try {
-    const fd = openSync(transcriptPath, constants.O_RDONLY | constants.O_NONBLOCK);
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       const st = fstatSync(fd);
       if (!st.isFile()) return undefined;
-      const length = Math.min(st.size, TAIL_BYTES);
+      const length = Math.min(st.size, bytes);
       const buf = Buffer.allocUnsafe(length);
       const n = readSync(fd, buf, 0, length, st.size - length);
-      return findToolInput(buf.subarray(0, n).toString('utf8'), toolUseId);
+      return buf.subarray(0, n);
     } finally {
       closeSync(fd);
     }
