@@ -7,6 +7,8 @@ import { pagerSettings, removeTempDirs, tempDir } from './harness/engine.mjs';
 import { minimalPdf, put } from './harness/files.mjs';
 import { scriptSession, type ScriptStep } from './harness/session.mjs';
 
+// A real model takes time to answer; the engine's transcript writes, which the gates read, settle meanwhile.
+const THINK_MS = 400;
 afterAll(removeTempDirs);
 const ENGINE_TIMEOUT = 180_000;
 const lines = (n: number) => `${Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
@@ -46,8 +48,8 @@ describe('covered re-read gate', () => {
 
   it('runs the script with the gate on (flag) and off', async () => {
     // One after the other: both write the project's .claude/settings.json.
-    on = await scriptSession({ cwd: dir, hooks: 'pager', settings: gatedSettings('covered-reread'), script });
-    off = await scriptSession({ cwd: dir, hooks: 'pager', script });
+    on = await scriptSession({ thinkMs: THINK_MS, cwd: dir, hooks: 'pager', settings: gatedSettings('covered-reread'), script });
+    off = await scriptSession({ thinkMs: THINK_MS, cwd: dir, hooks: 'pager', script });
     expect(on.ok, on.run.stderr).toBe(true);
     expect(off.ok, off.run.stderr).toBe(true);
   }, ENGINE_TIMEOUT);
@@ -88,7 +90,7 @@ describe('covered re-read gate', () => {
   });
 
   it('as a plugin, READ_CEILING_PAGER_GATES switches it on through the plugin\'s own Read hooks', async () => {
-    const plugin = await scriptSession({
+    const plugin = await scriptSession({ thinkMs: THINK_MS,
       cwd: tempDir('gate-cover-plugin'), hooks: 'plugin', extraEnv: { READ_CEILING_PAGER_GATES: 'covered-reread' },
       script: [{ reads: [{ file_path: a, offset: 1, limit: 10 }] }, { reads: [{ file_path: a, offset: 2, limit: 3 }] }],
     });

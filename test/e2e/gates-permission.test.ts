@@ -12,6 +12,8 @@ import { put } from './harness/files.mjs';
 import { permissionPrompts, type Rule } from './harness/permission.mjs';
 import { scriptSession, type ScriptStep } from './harness/session.mjs';
 
+// A real model takes time to answer; the engine's transcript writes, which the gates read, settle meanwhile.
+const THINK_MS = 400;
 afterAll(removeTempDirs);
 const ENGINE_TIMEOUT = 180_000;
 
@@ -27,7 +29,7 @@ function settings(flag?: string) {
 
 async function run(dir: string, rules: Rule[], script: ScriptStep[], o: { flag?: string; env?: Record<string, string> }) {
   const perm = permissionPrompts(tempDir('perm'), rules);
-  const s = await scriptSession({ cwd: dir, hooks: 'pager', settings: settings(o.flag), args: perm.args, extraEnv: o.env, script, keepHome: true });
+  const s = await scriptSession({ thinkMs: THINK_MS, cwd: dir, hooks: 'pager', settings: settings(o.flag), args: perm.args, extraEnv: o.env, script, keepHome: true });
   return { ...s, prompts: perm.prompts(), result: (turn: number) => s.observations[turn + 1]!.results[0]! };
 }
 

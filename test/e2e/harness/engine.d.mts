@@ -20,6 +20,9 @@ export function removeTempDirs(): void;
  * @property {any} [settings] The project's .claude/settings.json, in place of the one `hooks` picks.
  * @property {string[]} [args] More engine arguments (for example --permission-prompt-tool, --mcp-config).
  * @property {string} [allowedTools] In place of "Read".
+ * @property {string} [home] A HOME the test set up as a user would (`read-ceiling-pager install`, a plugin
+ *   install): used as it is and kept, with no state-directory override, so the pager finds its state where a
+ *   user's would be.
  * @typedef {object} RunResult
  * @property {any[]} events stream-json lines.
  * @property {string} stderr
@@ -68,6 +71,12 @@ export type RunOptions = {
      * In place of "Read".
      */
     allowedTools?: string | undefined;
+    /**
+     * A HOME the test set up as a user would (`read-ceiling-pager install`, a plugin
+     * install): used as it is and kept, with no state-directory override, so the pager finds its state where a
+     * user's would be.
+     */
+    home?: string | undefined;
 };
 export type RunResult = {
     /**

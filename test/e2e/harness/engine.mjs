@@ -65,6 +65,9 @@ export function removeTempDirs() {
  * @property {any} [settings] The project's .claude/settings.json, in place of the one `hooks` picks.
  * @property {string[]} [args] More engine arguments (for example --permission-prompt-tool, --mcp-config).
  * @property {string} [allowedTools] In place of "Read".
+ * @property {string} [home] A HOME the test set up as a user would (`read-ceiling-pager install`, a plugin
+ *   install): used as it is and kept, with no state-directory override, so the pager finds its state where a
+ *   user's would be.
  * @typedef {object} RunResult
  * @property {any[]} events stream-json lines.
  * @property {string} stderr
@@ -76,8 +79,7 @@ export function removeTempDirs() {
 
 /** @param {RunOptions} o @returns {Promise<RunResult>} */
 export async function runEngine(o) {
-  const home = tempDir('home');
-  const stateDir = join(home, 'pager-state');
+  const home = o.home ?? tempDir('home');
   const claudeDir = join(o.cwd, '.claude');
   mkdirSync(claudeDir, { recursive: true });
   const settingsFile = join(claudeDir, 'settings.json');
@@ -90,7 +92,7 @@ export async function runEngine(o) {
     TMPDIR: home,
     ANTHROPIC_BASE_URL: o.baseUrl,
     ANTHROPIC_API_KEY: 'sk-ant-e2e-stand-in',
-    READ_CEILING_PAGER_STATE_DIR: stateDir,
+    ...(o.home ? {} : { READ_CEILING_PAGER_STATE_DIR: join(home, 'pager-state') }),
     ...(o.cap !== undefined ? { [CAP_ENV]: String(o.cap) } : {}),
     ...o.extraEnv,
   };
@@ -108,7 +110,7 @@ export async function runEngine(o) {
   const code = await new Promise((res) => child.on('close', (c) => res(c)));
   clearTimeout(timer);
   // The engine's HOME (its transcripts, the pager's state) is of no use after most runs; E2E_KEEP keeps it.
-  if (!o.keepHome && !process.env.E2E_KEEP) rmSync(home, { recursive: true, force: true });
+  if (!o.home && !o.keepHome && !process.env.E2E_KEEP) rmSync(home, { recursive: true, force: true });
   const events = stdout.split('\n').filter((l) => l.trim().startsWith('{')).map((l) => JSON.parse(l));
   return { events, stderr, code: /** @type {number | null} */ (code), ms: Date.now() - started, home, projects: join(home, '.claude', 'projects') };
 }

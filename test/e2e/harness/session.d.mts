@@ -79,6 +79,10 @@ export type EngineOptions = {
      * See RunOptions.
      */
     extraEnv?: Record<string, string> | undefined;
+    /**
+     * The model's time to answer each turn (see startStandIn).
+     */
+    thinkMs?: number | undefined;
 };
 export type SessionOptions = EngineOptions & {
     targets: import("./reader.mjs").Target[];

@@ -21,6 +21,7 @@ import { tokenizer } from './tokenizer.mjs';
  * @property {string[]} [args] See RunOptions.
  * @property {string} [allowedTools] See RunOptions.
  * @property {Record<string, string>} [extraEnv] See RunOptions.
+ * @property {number} [thinkMs] The model's time to answer each turn (see startStandIn).
  * @typedef {EngineOptions & { targets: import('./reader.mjs').Target[], maxTurns?: number }} SessionOptions
  * @typedef {Awaited<ReturnType<typeof readSession>>} Session
  * @typedef {import('./standin.mjs').Reply | ((obs: import('./standin.mjs').Observation) => import('./standin.mjs').Reply)} ScriptStep
@@ -36,7 +37,7 @@ import { tokenizer } from './tokenizer.mjs';
 async function drive(o, policy) {
   const tok = tokenizer({ name: o.tokenizerName, scale: o.scale });
   const count = o.count ?? tok.count;
-  const standIn = await startStandIn({ policy, count, refuseSystem: o.refuseSystem });
+  const standIn = await startStandIn({ policy, count, refuseSystem: o.refuseSystem, thinkMs: o.thinkMs });
   try {
     const run = await runEngine({ baseUrl: standIn.url, cwd: o.cwd, hooks: o.hooks, cap: o.cap, timeoutMs: o.timeoutMs, keepHome: o.keepHome,
       settings: o.settings, args: o.args, allowedTools: o.allowedTools, extraEnv: o.extraEnv });

@@ -1,12 +1,15 @@
 /**
- * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean }} opts
+ * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean, thinkMs?: number }} opts
  *   refuseSystem: answer 400 to any /v1/messages body holding a role:"system" message (ENGINE.md §11, fallback).
+ *   thinkMs: wait this long before each main-loop reply, as a real model does; the engine's transcript writes
+ *   settle in that time, which tests of what the transcript shows at the next hook rely on.
  * @returns {Promise<StandIn>}
  */
-export function startStandIn({ policy, count, refuseSystem }: {
+export function startStandIn({ policy, count, refuseSystem, thinkMs }: {
     policy: Policy;
     count: (text: string) => number;
     refuseSystem?: boolean;
+    thinkMs?: number;
 }): Promise<StandIn>;
 /**
  * What the model sees: the tool results and every system text after its last message (ENGINE.md §11).

@@ -42,11 +42,13 @@ const SYSTEM_ROLE_REFUSAL = {
 };
 
 /**
- * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean }} opts
+ * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean, thinkMs?: number }} opts
  *   refuseSystem: answer 400 to any /v1/messages body holding a role:"system" message (ENGINE.md §11, fallback).
+ *   thinkMs: wait this long before each main-loop reply, as a real model does; the engine's transcript writes
+ *   settle in that time, which tests of what the transcript shows at the next hook rely on.
  * @returns {Promise<StandIn>}
  */
-export async function startStandIn({ policy, count, refuseSystem = false }) {
+export async function startStandIn({ policy, count, refuseSystem = false, thinkMs = 0 }) {
   /** @type {Map<number, Reply>} */
   const replies = new Map();
   /** @type {Observation[]} */
@@ -118,7 +120,10 @@ export async function startStandIn({ policy, count, refuseSystem = false }) {
         stop_reason: 'text' in reply ? 'end_turn' : 'tool_use', stop_sequence: null,
         usage: { input_tokens: 10, output_tokens: 10 },
       };
-      return body.stream ? stream(res, message) : json(res, message);
+      const send = () => (body.stream ? stream(res, message) : json(res, message));
+      if (isMainLoop && thinkMs > 0) setTimeout(send, thinkMs);
+      else send();
+      return;
     }
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'stand-in' } }));
