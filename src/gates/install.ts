@@ -1,6 +1,6 @@
 // `install --gates`: the gate hook on the tools other than Read. Lives in the gates' bundle (dist/gates.cjs), so
 // the bundle every Read loads carries none of it; `install` loads it on demand.
-import { isObject, isPagerCommand, pagerCommand, type Json, type JsonObject, type MergeResult } from '../settings/hooks.js';
+import { isObject, pagerCommand, placeOneHandler, type Json, type JsonObject, type MergeResult } from '../settings/hooks.js';
 import { GATES } from './names.js';
 
 /** The tools the gate hook runs on: those that can ask the user (Read is `pre`'s). Every other tool starts no
@@ -26,37 +26,12 @@ export function parseGateList(value: string): string[] | string {
  * installing again without gates switches them off). Applied after mergePagerHooks; nothing else moves. */
 export function withGateHook(prev: MergeResult, invocation: string, timeout: number, known: readonly string[], gates: readonly string[]): MergeResult {
   const next = structuredClone(prev.settings);
-  let changed = false;
-  const want = needsGateHook(gates);
   const command = pagerCommand(invocation, 'gate', gates);
   const hooks: JsonObject = isObject(next.hooks) ? next.hooks : {};
   const groups: Json[] = Array.isArray(hooks.PreToolUse) ? hooks.PreToolUse : [];
-  let kept = false;
-  for (let g = 0; g < groups.length; g++) {
-    const group = groups[g];
-    if (!isObject(group) || !Array.isArray(group.hooks)) continue;
-    const handlers = group.hooks;
-    const before = handlers.length;
-    for (let h = 0; h < handlers.length; h++) {
-      const handler = handlers[h];
-      if (!isObject(handler) || !isPagerCommand(handler.command, 'gate', [invocation, ...known])) continue;
-      if (want && !kept && group.matcher === GATE_MATCHER) {
-        kept = true;
-        if (handler.type !== 'command' || handler.command !== command || handler.timeout !== timeout) {
-          handlers[h] = { ...handler, type: 'command', command, timeout };
-          changed = true;
-        }
-      } else {
-        handlers.splice(h--, 1);
-        changed = true;
-      }
-    }
-    if (handlers.length === 0 && before > 0) groups.splice(g--, 1);
-  }
-  if (want && !kept) {
-    groups.push({ matcher: GATE_MATCHER, hooks: [{ type: 'command', command, timeout }] });
-    changed = true;
-  }
+  const changed = placeOneHandler(groups, {
+    hook: 'gate', invocations: [invocation, ...known], matcher: GATE_MATCHER, command, timeout, want: needsGateHook(gates),
+  });
   if (!changed) return prev;
   hooks.PreToolUse = groups;
   next.hooks = hooks;

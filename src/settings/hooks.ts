@@ -141,38 +141,50 @@ export function mergePagerHooks(
   let changed = false;
   const hooks: JsonObject = isObject(next.hooks) ? next.hooks : {};
   for (const [event, hook] of PAGER_EVENTS) {
-    const command = pagerCommand(invocation, hook, gates);
     const groups: Json[] = Array.isArray(hooks[event]) ? hooks[event] : [];
-    let kept = false;
-    for (let g = 0; g < groups.length; g++) {
-      const group = groups[g];
-      if (!isObject(group) || !Array.isArray(group.hooks)) continue;
-      const handlers = group.hooks;
-      const before = handlers.length;
-      for (let h = 0; h < handlers.length; h++) {
-        const handler = handlers[h];
-        if (!isObject(handler) || !isPagerCommand(handler.command, hook, [invocation, ...known])) continue;
-        if (!kept && group.matcher === 'Read') {
-          kept = true;
-          if (handler.type !== 'command' || handler.command !== command || handler.timeout !== timeout) {
-            handlers[h] = { ...handler, type: 'command', command, timeout };
-            changed = true;
-          }
-        } else {
-          handlers.splice(h--, 1);
-          changed = true;
-        }
-      }
-      if (handlers.length === 0 && before > 0) groups.splice(g--, 1);
-    }
-    if (!kept) {
-      groups.push({ matcher: 'Read', hooks: [{ type: 'command', command, timeout }] });
-      changed = true;
-    }
+    const command = pagerCommand(invocation, hook, gates);
+    if (placeOneHandler(groups, { hook, invocations: [invocation, ...known], matcher: 'Read', command, timeout, want: true })) changed = true;
     hooks[event] = groups;
   }
   if (changed) next.hooks = hooks;
   return { settings: changed ? next : settings, changed };
+}
+
+/** In one event's groups, exactly one handler of the pager's `hook` when `want` (the first one already in a
+ * `matcher` group, updated to `command` where it stands, else a new group appended) and none otherwise; other
+ * copies are dropped, with any group they alone filled. Returns whether `groups` changed. */
+export function placeOneHandler(
+  groups: Json[],
+  o: { hook: PagerHook; invocations: readonly string[]; matcher: string; command: string; timeout: number; want: boolean },
+): boolean {
+  let changed = false;
+  let kept = false;
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g];
+    if (!isObject(group) || !Array.isArray(group.hooks)) continue;
+    const handlers = group.hooks;
+    const before = handlers.length;
+    for (let h = 0; h < handlers.length; h++) {
+      const handler = handlers[h];
+      if (!isObject(handler) || !isPagerCommand(handler.command, o.hook, o.invocations)) continue;
+      if (o.want && !kept && group.matcher === o.matcher) {
+        kept = true;
+        if (handler.type !== 'command' || handler.command !== o.command || handler.timeout !== o.timeout) {
+          handlers[h] = { ...handler, type: 'command', command: o.command, timeout: o.timeout };
+          changed = true;
+        }
+      } else {
+        handlers.splice(h--, 1);
+        changed = true;
+      }
+    }
+    if (handlers.length === 0 && before > 0) groups.splice(g--, 1);
+  }
+  if (o.want && !kept) {
+    groups.push({ matcher: o.matcher, hooks: [{ type: 'command', command: o.command, timeout: o.timeout }] });
+    changed = true;
+  }
+  return changed;
 }
 
 /** Settings without the pager's entries. A group, event list or `hooks` object that held only the pager's
