@@ -1,11 +1,12 @@
 // Hostile files through the built binary: every kind of path a Read may name, each Read as pre → engine → post.
 // The Read always runs (as asked or clamped), nothing blocks, and a note, when there is one, agrees with what
 // the engine returned.
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, appendFileSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, appendFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answer, contextFor } from '../../src/hooks/io';
+import { ROOT } from '../helpers/hook';
 import { brokenPromises, figures, hostileFiles, pool, prose, spawnHook, type Run } from './lib';
 
 let dir: string;
@@ -134,12 +135,17 @@ describe('hostile files', () => {
     appendFileSync(secret, prose(3000));
     chmodSync(secret, 0o600); // root's, unreadable to nobody
     const runEnv = { PATH: process.env.PATH, HOME: home, READ_CEILING_PAGER_STATE_DIR: join(home, 'state') };
-    const p = await spawnHook('pre', JSON.stringify(pre('nobody', 'u1', { file_path: secret, offset: 1, limit: 3000 })), runEnv, { uid: nobody, gid: nobody });
+    // The checkout itself may sit in a directory that user cannot enter (a 0700 temp dir): run a copy of the bundle.
+    const bin = join(dir, 'cli.cjs');
+    copyFileSync(join(ROOT, 'dist', 'cli.cjs'), bin);
+    chmodSync(bin, 0o644);
+    const as = { uid: nobody, gid: nobody, bin };
+    const p = await spawnHook('pre', JSON.stringify(pre('nobody', 'u1', { file_path: secret, offset: 1, limit: 3000 })), runEnv, as);
     cases++;
     expect(p).toMatchObject({ code: 0, signal: null, stdout: '', stderr: '' });
     // The same file readable: the hook still works as that user (the pass-through above was the unreadable file).
     chmodSync(secret, 0o644);
-    const ok = await spawnHook('pre', JSON.stringify(pre('nobody', 'u2', { file_path: secret, offset: 1, limit: 3000 })), runEnv, { uid: nobody, gid: nobody });
+    const ok = await spawnHook('pre', JSON.stringify(pre('nobody', 'u2', { file_path: secret, offset: 1, limit: 3000 })), runEnv, as);
     cases++;
     expect(JSON.parse(ok.stdout).hookSpecificOutput.updatedInput.limit).toBeLessThan(3000);
   });

@@ -105,9 +105,10 @@ export interface Run { code: number | null; signal: NodeJS.Signals | null; stdou
 
 /** The built hook as the engine runs it, asynchronously: stdin written (and closed unless `keepOpen`). */
 export function spawnHook(name: 'pre' | 'post', stdin: string | Buffer, env: NodeJS.ProcessEnv,
-  opts: { preload?: string; keepOpen?: boolean; timeoutMs?: number; uid?: number; gid?: number } = {}): Promise<Run> {
+  opts: { preload?: string; keepOpen?: boolean; timeoutMs?: number; uid?: number; gid?: number; bin?: string } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const args = opts.preload ? ['--require', opts.preload, BIN, name] : [BIN, name];
+    const bin = opts.bin ?? BIN;
+    const args = opts.preload ? ['--require', opts.preload, bin, name] : [bin, name];
     const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'], uid: opts.uid, gid: opts.gid });
     let stdout = '';
     let stderr = '';
