@@ -1,5 +1,8 @@
 // `install --gates`: the hook commands carry the gates; the gate hook is written only for gates that need it,
 // and installing again without gates (or uninstalling) takes it out.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GATE_MATCHER, parseGateList, withGateHook } from '../../src/gates/install.js';
 import {
@@ -48,5 +51,27 @@ describe('install --gates', () => {
     expect(isPagerCommand(`read-ceiling-pager pre --gates=covered-reread`, 'pre')).toBe(true);
     expect(isPagerCommand(`${INV} gate --gates rejected-calls`, 'pre', [INV])).toBe(false);
     expect(pagerInvocations([`${INV} pre --gates covered-reread`], () => true)).toEqual([INV]);
+  });
+
+  describe('the plugin\'s gate hook', () => {
+    const REPO = join(import.meta.dirname, '../..');
+    const plugin = JSON.parse(readFileSync(join(REPO, 'hooks/hooks.json'), 'utf8'));
+    const entry = (plugin.hooks.PreToolUse as JsonObject[]).find((g) => g.matcher !== 'Read')!;
+    const command = (entry.hooks as JsonObject[])[0]!.command as string;
+    // The engine runs a hook command through the shell, as this test does.
+    const run = (env: Record<string, string>) => execFileSync('sh', ['-c', command], {
+      env: { PATH: process.env.PATH!, CLAUDE_PLUGIN_ROOT: REPO, ...env }, input: '{}', encoding: 'utf8', stdio: 'pipe',
+    });
+    it('runs on the tools install --gates wires', () => {
+      expect(entry.matcher).toBe(GATE_MATCHER);
+    });
+    it('with no gate on, is a shell test that exits 0 without starting Node', () => {
+      expect(command).toMatch(/^test -z "\$READ_CEILING_PAGER_GATES" \|\| node "\$\{CLAUDE_PLUGIN_ROOT\}\/dist\/cli\.cjs" gate$/);
+      expect(run({ CLAUDE_PLUGIN_ROOT: '/nonexistent' })).toBe('');
+    });
+    it('with a gate on, runs the gate hook (which passes an input it cannot use)', () => {
+      expect(run({ READ_CEILING_PAGER_GATES: 'rejected-calls' })).toBe('');
+      expect(() => run({ READ_CEILING_PAGER_GATES: 'rejected-calls', CLAUDE_PLUGIN_ROOT: '/nonexistent' })).toThrow(/Cannot find module/);
+    });
   });
 });
