@@ -8,6 +8,8 @@
 // prefix), then the clamped text's true tokens under each tokenizer: refused when over the cap and longer than
 // the never-counted floor; fill = true tokens / cap.
 // Speed: whole-process `pre` against bare `node -e 0`, median of many runs, and peak RSS of `pre`.
+// Gates: whole-process cost of each hook with the opt-in gates off and on, beside a 1 MB transcript, including
+// the plugin's gate hook exactly as hooks/hooks.json runs it (through the shell).
 import { spawnSync, execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -178,9 +180,63 @@ function peakRss(bin, input, env, bare = false) {
   return Number.isFinite(kb) ? `${(kb / 1024).toFixed(0)} MiB` : 'n/a';
 }
 
+function gatesSpeed() {
+  const bin = join(root, 'bin', 'read-ceiling-pager.js');
+  if (args.includes('--no-speed')) execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+  const small = join(tmp, 'gate-small.ts');
+  writeFileSync(small, 'export const x = 1;\n'.repeat(400));
+  // A transcript of 1 MB with no rejection in it: what a gate reads before it lets a call go on.
+  const transcript = join(tmp, 'transcript.jsonl');
+  const record = (i) => JSON.stringify({ type: i % 2 ? 'user' : 'assistant', uuid: `u${i}`, message: { role: i % 2 ? 'user' : 'assistant',
+    content: [i % 2 ? { type: 'tool_result', tool_use_id: `toolu_${i - 1}`, content: 'x'.repeat(900) } : { type: 'tool_use', id: `toolu_${i}`, name: 'Read', input: { file_path: small } }] } });
+  writeFileSync(transcript, Array.from({ length: 1100 }, (_, i) => record(i)).join('\n') + '\n');
+  const event = (tool, input) => JSON.stringify({
+    session_id: 'bench-gates', transcript_path: transcript, tool_name: tool, tool_use_id: `t${Math.random()}`,
+    hook_event_name: 'PreToolUse', cwd: tmp, tool_input: input,
+  });
+  const read = event('Read', { file_path: small, offset: 1, limit: 100 });
+  const bash = event('Bash', { command: 'make' });
+  const edit = event('Edit', { file_path: small, old_string: 'x', new_string: 'y' });
+  const plugin = JSON.parse(readFileSync(join(root, 'hooks', 'hooks.json'), 'utf8'));
+  const pluginGate = plugin.hooks.PreToolUse.find((g) => g.matcher !== 'Read').hooks[0].command;
+  const all = 'covered-reread,edit-after-reject,rejected-calls';
+  const base = { ...process.env, READ_CEILING_PAGER_STATE_DIR: join(tmp, 'gate-state'), CLAUDE_PLUGIN_ROOT: root };
+  delete base.READ_CEILING_PAGER_GATES;
+  /** [name, command, argv, input, extra env] */
+  const cases = [
+    ['pre, small Read, no gate on', process.execPath, [bin, 'pre'], read, {}],
+    ['gate (Bash), no gate on', process.execPath, [bin, 'gate'], bash, {}],
+    ['plugin gate hook (Bash), no gate on', 'sh', ['-c', pluginGate], bash, {}],
+    ['pre --gates covered-reread, small Read', process.execPath, [bin, 'pre', '--gates', 'covered-reread'], read, {}],
+    ['gate --gates rejected-calls (Bash)', process.execPath, [bin, 'gate', '--gates', 'rejected-calls'], bash, {}],
+    ['gate --gates edit-after-reject (Edit)', process.execPath, [bin, 'gate', '--gates', 'edit-after-reject'], edit, {}],
+    ['plugin gate hook (Bash), all gates on', 'sh', ['-c', pluginGate], bash, { READ_CEILING_PAGER_GATES: all }],
+    ['pre, all three gates, small Read', process.execPath, [bin, 'pre', '--gates', all], read, {}],
+  ];
+  const reps = quick ? 15 : 61;
+  const timeOf = (cmd, argv, input, extra) => {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(cmd, argv, { input, env: { ...base, ...extra }, encoding: 'utf8' });
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
+    return ms;
+  };
+  const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
+  const baseline = [];
+  const times = cases.map(() => []);
+  for (let i = 0; i < reps; i++) { // interleaved, so drift on a shared machine hits every case alike
+    baseline.push(timeOf(process.execPath, ['-e', '0'], '', {}));
+    cases.forEach(([, cmd, argv, input, extra], k) => times[k].push(timeOf(cmd, argv, input, extra)));
+  }
+  const b = median(baseline);
+  console.log(`\nGATES: whole-process time, median of ${reps} runs, 1 MB transcript; bare \`node -e 0\` = ${b.toFixed(1)} ms`);
+  cases.forEach(([name], k) => console.log(`  ${name.padEnd(42)} ${median(times[k]).toFixed(1).padStart(7)} ms  ${(median(times[k]) / b).toFixed(2)}× node`));
+}
+
 try {
   if (!args.includes('--no-quality')) quality();
   if (!args.includes('--no-speed')) speed();
+  if (!args.includes('--no-gates')) gatesSpeed();
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
