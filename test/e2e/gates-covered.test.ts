@@ -1,6 +1,8 @@
 // Issue #8, covered re-read, on the real engine: a Read whose lines earlier Reads of the unchanged file already
 // returned is denied once, with the path and the earlier lines named; the same Read again runs; a file that
 // changed, a window that reaches past what was read, and PDF pages all run; with the gate off nothing is denied.
+// A subagent (the engine's Agent tool) has a read record of its own: it does not see its parent's, nor the
+// parent its.
 import { appendFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pagerSettings, removeTempDirs, tempDir } from './harness/engine.mjs';
@@ -104,5 +106,52 @@ describe('covered re-read gate', () => {
       expect(result(off, t).content).not.toMatch(/read-ceiling-pager/);
     }
     expect(off.observations.map((o) => o.context).join('\n')).not.toMatch(/already in this conversation/);
+  });
+});
+
+describe('covered re-read gate, per agent', () => {
+  const dir = tempDir('gate-agent');
+  const a = put(dir, 'a.txt', lines(30));
+  const b = put(dir, 'b.txt', lines(30));
+  const PROMPT = 'Subagent 1: read a.txt and b.txt.';
+  let s: Awaited<ReturnType<typeof scriptSession>>;
+  const main = (turn: number) => s.observations[turn + 1]!.results[0]!;
+  const sub = (turn: number) => s.agentObservations.find((o) => o.agent === PROMPT && o.turn === turn + 1)!.results[0]!;
+
+  it('runs a parent and a subagent reading the same files', async () => {
+    s = await scriptSession({
+      thinkMs: THINK_MS, cwd: dir, hooks: 'pager', settings: gatedSettings('covered-reread'), allowedTools: 'Read,Agent',
+      script: [
+        { reads: [{ file_path: a, offset: 1, limit: 10 }] }, // 0
+        { calls: [{ name: 'Agent', input: { description: 'read two files', prompt: PROMPT, subagent_type: 'general-purpose', run_in_background: false } }] }, // 1
+        { reads: [{ file_path: b, offset: 2, limit: 3 }] }, // 2: the subagent read b 1-10, the parent did not → runs
+        { reads: [{ file_path: a, offset: 2, limit: 3 }] }, // 3: the parent's own 1-10 covers it → denied
+      ],
+      agents: {
+        [PROMPT]: [
+          { reads: [{ file_path: a, offset: 1, limit: 10 }] }, // 0: the parent read it, the subagent did not → runs
+          { reads: [{ file_path: a, offset: 2, limit: 3 }] }, // 1: its own 1-10 covers it → denied
+          { reads: [{ file_path: b, offset: 1, limit: 10 }] }, // 2
+          { text: 'Read both.' },
+        ],
+      },
+    });
+    expect(s.ok, s.run.stderr).toBe(true);
+    // The engine ran the subagent in the foreground: all its turns came before the parent's next one.
+    expect(s.agentObservations.map((o) => o.turn)).toEqual([0, 1, 2, 3]);
+  }, ENGINE_TIMEOUT);
+
+  it('a subagent does not see its parent\'s reads, and is denied a window its own reads cover', () => {
+    expect(sub(0).isError).toBe(false);
+    expect(sub(0).content.split('\n')).toHaveLength(10);
+    expect(sub(1).isError).toBe(true);
+    expect(sub(1).content).toContain(`read-ceiling-pager: lines 2-4 of ${a} are already in this conversation: an earlier Read returned lines 1-10`);
+  });
+
+  it('the parent does not see its subagent\'s reads, and keeps its own', () => {
+    expect(main(2).isError).toBe(false);
+    expect(main(2).content).toBe('2\tline 2\n3\tline 3\n4\tline 4');
+    expect(main(3).isError).toBe(true);
+    expect(main(3).content).toContain(`lines 2-4 of ${a} are already in this conversation`);
   });
 });

@@ -54,7 +54,7 @@ describe('install --gates', () => {
   });
 
   describe('the plugin\'s gate hook', () => {
-    const REPO = join(import.meta.dirname, '../..');
+    const REPO = join(__dirname, '../..');
     const plugin = JSON.parse(readFileSync(join(REPO, 'hooks/hooks.json'), 'utf8'));
     const entry = (plugin.hooks.PreToolUse as JsonObject[]).find((g) => g.matcher !== 'Read')!;
     const command = (entry.hooks as JsonObject[])[0]!.command as string;

@@ -7,6 +7,8 @@ export function readSession(o: SessionOptions): Promise<{
     refusals: number;
     counts: import("./standin.mjs").CountRecord[];
     observations: import("./standin.mjs").Observation[];
+    /** Each subagent turn as the subagent saw it, `agent` set to the prompt that started it. */
+    agentObservations: import("./standin.mjs").Observation[];
     /** The raw messages of the last main-loop request: the whole conversation as the model last saw it. */
     conversation: any[];
     /** Requests the stand-in refused for holding a role:"system" message, and main-loop ones it answered with one. */
@@ -19,12 +21,14 @@ export function readSession(o: SessionOptions): Promise<{
 }>;
 /**
  * The model makes exactly the scripted calls: step i is its message at turn i; after the last step it says
- * "Done." and the run ends.
+ * "Done." and the run ends. A subagent it starts plays its own script from `agents`, likewise.
  * @param {ScriptOptions} o
  */
 export function scriptSession(o: ScriptOptions): Promise<{
     counts: import("./standin.mjs").CountRecord[];
     observations: import("./standin.mjs").Observation[];
+    /** Each subagent turn as the subagent saw it, `agent` set to the prompt that started it. */
+    agentObservations: import("./standin.mjs").Observation[];
     /** The raw messages of the last main-loop request: the whole conversation as the model last saw it. */
     conversation: any[];
     /** Requests the stand-in refused for holding a role:"system" message, and main-loop ones it answered with one. */
@@ -93,7 +97,11 @@ export type Session = Awaited<ReturnType<typeof readSession>>;
  * One assistant message: fixed, or decided from what the model sees at that turn.
  */
 export type ScriptStep = import("./standin.mjs").Reply | ((obs: import("./standin.mjs").Observation) => import("./standin.mjs").Reply);
+/**
+ * agents: the script of each subagent the model starts, by the `prompt` of its Agent call.
+ */
 export type ScriptOptions = EngineOptions & {
     script: ScriptStep[];
+    agents?: Record<string, ScriptStep[]>;
 };
 export type ScriptedSession = Awaited<ReturnType<typeof scriptSession>>;

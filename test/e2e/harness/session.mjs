@@ -26,7 +26,8 @@ import { tokenizer } from './tokenizer.mjs';
  * @typedef {Awaited<ReturnType<typeof readSession>>} Session
  * @typedef {import('./standin.mjs').Reply | ((obs: import('./standin.mjs').Observation) => import('./standin.mjs').Reply)} ScriptStep
  *   One assistant message: fixed, or decided from what the model sees at that turn.
- * @typedef {EngineOptions & { script: ScriptStep[] }} ScriptOptions
+ * @typedef {EngineOptions & { script: ScriptStep[], agents?: Record<string, ScriptStep[]> }} ScriptOptions
+ *   agents: the script of each subagent the model starts, by the `prompt` of its Agent call.
  * @typedef {Awaited<ReturnType<typeof scriptSession>>} ScriptedSession
  */
 
@@ -51,6 +52,8 @@ async function drive(o, policy) {
     return {
       counts: standIn.counts,
       observations: standIn.observations,
+      /** Each subagent turn as the subagent saw it, `agent` set to the prompt that started it. */
+      agentObservations: standIn.agentObservations,
       /** The raw messages of the last main-loop request: the whole conversation as the model last saw it. */
       conversation: standIn.conversation(),
       /** Requests the stand-in refused for holding a role:"system" message, and main-loop ones it answered with one. */
@@ -87,13 +90,14 @@ export async function readSession(o) {
 
 /**
  * The model makes exactly the scripted calls: step i is its message at turn i; after the last step it says
- * "Done." and the run ends.
+ * "Done." and the run ends. A subagent it starts plays its own script from `agents`, likewise.
  * @param {ScriptOptions} o
  */
 export async function scriptSession(o) {
   /** @type {import('./standin.mjs').Policy} */
   const policy = (obs) => {
-    const step = o.script[obs.turn] ?? { text: 'Done.' };
+    const script = obs.agent === undefined ? o.script : (o.agents?.[obs.agent] ?? []);
+    const step = script[obs.turn] ?? { text: 'Done.' };
     return typeof step === 'function' ? step(obs) : step;
   };
   return drive(o, policy);

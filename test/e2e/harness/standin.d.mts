@@ -54,6 +54,10 @@ export type Observation = {
      */
     turn: number;
     /**
+     * Set when a subagent asks: the `prompt` of the Agent call that started it.
+     */
+    agent?: string | undefined;
+    /**
      * One per tool_use of the previous assistant message, with the model's own input.
      */
     results: ToolOutcome[];
@@ -77,6 +81,10 @@ export type Reply = {
 } | {
     text: string;
 };
+/**
+ * Plays the main loop and, with obs.agent set, each subagent the model
+ * started (a subagent's first user message holds the prompt of the Agent call the stand-in made).
+ */
 export type Policy = (obs: Observation) => Reply;
 export type CountRecord = {
     chars: number;
@@ -90,6 +98,10 @@ export type StandIn = {
      * Each main-loop turn as the model saw it (first sighting of each turn).
      */
     observations: Observation[];
+    /**
+     * Each subagent turn, likewise, with `agent` set.
+     */
+    agentObservations: Observation[];
     /**
      * Every count_tokens request.
      */

@@ -15,17 +15,20 @@ import { createServer } from 'node:http';
  *   fallback mode, ENGINE.md §5.2), tags removed; they are in the Observation's context too.
  * @typedef {object} Observation What the model sees when it is asked for its next message.
  * @property {number} turn Assistant messages so far (0 on the first request).
+ * @property {string} [agent] Set when a subagent asks: the `prompt` of the Agent call that started it.
  * @property {ToolOutcome[]} results One per tool_use of the previous assistant message, with the model's own input.
  * @property {string} context Every system / reminder text after the last assistant message, joined by "\n\n":
  *   role:"system" messages, text blocks, and <system-reminder> blocks found inside tool_results (fallback mode).
  * @typedef {{ name: string, input: Record<string, unknown> }} ToolCall A tool_use of any tool.
  * @typedef {{ reads: Record<string, unknown>[] } | { calls: ToolCall[] } | { text: string }} Reply
- * @typedef {(obs: Observation) => Reply} Policy
+ * @typedef {(obs: Observation) => Reply} Policy Plays the main loop and, with obs.agent set, each subagent the model
+ *   started (a subagent's first user message holds the prompt of the Agent call the stand-in made).
  * @typedef {{ chars: number, tokens: number, text: string }} CountRecord
  * @typedef {object} StandIn
  * @property {number} port
  * @property {string} url
  * @property {Observation[]} observations Each main-loop turn as the model saw it (first sighting of each turn).
+ * @property {Observation[]} agentObservations Each subagent turn, likewise, with `agent` set.
  * @property {CountRecord[]} counts Every count_tokens request.
  * @property {() => any[]} conversation The messages of the last main-loop request the stand-in answered: the whole
  *   conversation as the model last saw it, raw.
@@ -33,6 +36,9 @@ import { createServer } from 'node:http';
  * @property {number} systemAnswered Main-loop requests answered that held a role:"system" message.
  * @property {() => Promise<void>} close
  */
+
+/** The tools that start a subagent (named Task before Agent). */
+const SUBAGENT_TOOLS = new Set(['Agent', 'Task']);
 
 /** The 400 the real API gives a role it does not know in `messages`. The engine (2.1.332) falls back only when the
  * message holds "Input should be 'user' or 'assistant'": a 400 with other text is retried and the run fails. */
@@ -49,10 +55,15 @@ const SYSTEM_ROLE_REFUSAL = {
  * @returns {Promise<StandIn>}
  */
 export async function startStandIn({ policy, count, refuseSystem = false, thinkMs = 0 }) {
-  /** @type {Map<number, Reply>} */
+  /** @type {Map<string, Reply>} by thread and turn */
   const replies = new Map();
   /** @type {Observation[]} */
   const observations = [];
+  /** @type {Observation[]} */
+  const agentObservations = [];
+  /** Prompts of the subagents the model started (Agent / Task calls it made): they name the subagents' threads. */
+  /** @type {string[]} */
+  const agentPrompts = [];
   /** @type {CountRecord[]} */
   const counts = [];
   /** @type {any[]} */
@@ -100,14 +111,23 @@ export async function startStandIn({ policy, count, refuseSystem = false, thinkM
       /** @type {Reply} */
       let reply = { text: 'OK.' };
       if (isMainLoop) {
-        if (hasSystem) systemAnswered++;
-        conversation = body.messages ?? [];
-        const obs = observe(conversation);
-        let r = replies.get(obs.turn);
+        const messages = body.messages ?? [];
+        const first = blockText(messages[0]?.content);
+        const agent = agentPrompts.find((p) => first.includes(p));
+        if (agent === undefined) {
+          if (hasSystem) systemAnswered++;
+          conversation = messages;
+        }
+        const obs = { ...observe(messages), ...(agent === undefined ? {} : { agent }) };
+        const key = `${agent ?? ''}\u0000${obs.turn}`;
+        let r = replies.get(key);
         if (!r) {
-          observations.push(obs);
+          (agent === undefined ? observations : agentObservations).push(obs);
           r = policy(obs);
-          replies.set(obs.turn, r);
+          replies.set(key, r);
+          if ('calls' in r) {
+            for (const c of r.calls) if (SUBAGENT_TOOLS.has(c.name) && typeof c.input.prompt === 'string') agentPrompts.push(c.input.prompt);
+          }
         }
         reply = r;
       }
@@ -139,6 +159,7 @@ export async function startStandIn({ policy, count, refuseSystem = false, thinkM
     port: addr.port,
     url: `http://127.0.0.1:${addr.port}`,
     observations,
+    agentObservations,
     counts,
     conversation: () => conversation,
     get systemRefusals() { return systemRefusals; },
