@@ -5,13 +5,14 @@ import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CAP_ENV, resolveCap } from '../estimate/cap.js';
+import { GATES_ENV } from '../gates/names.js';
 import {
-  bundleOf, exitCode, nodeFinding, pagerInvocations, pagerWirings, render, rivalFindings, rivalPreHooks, wiringFindings,
+  bundleOf, exitCode, gateFindings, nodeFinding, pagerInvocations, pagerWirings, render, rivalFindings, rivalPreHooks, wiringFindings,
   type Finding, type Source,
 } from '../install/diagnosis.js';
 import { claudeConfigDir, installedPluginsFile, SCOPE_LABEL, SCOPES, settingsFile } from '../install/paths.js';
 import { parseSettings } from '../settings/format.js';
-import { hookCommands, isObject, type Json } from '../settings/hooks.js';
+import { hookCommands, isObject, isPagerCommand, type Json } from '../settings/hooks.js';
 import { isPagerBundle } from '../install/identify.js';
 import { stateDir } from '../state/store.js';
 import { VERSION } from './version.js';
@@ -80,24 +81,22 @@ function diagnose(env: NodeJS.ProcessEnv, projectDir: string): Finding[] {
   }
   findings.push(...rivalFindings(rivalPreHooks(sources, known)));
 
-  // The cap: settings `env` blocks reach the engine and its hooks, over the shell's environment.
-  let capEnv: NodeJS.ProcessEnv = env;
-  let capFrom = 'the environment';
-  for (let i = 0; i < settingsObjects.length; i++) {
-    const block = settingsObjects[i]!.env;
-    if (isObject(block) && typeof block[CAP_ENV] === 'string') {
-      capEnv = { ...capEnv, [CAP_ENV]: block[CAP_ENV] };
-      capFrom = `"env" in ${sources[i]!.label}`;
-    }
-  }
-  const cap = resolveCap(capEnv);
+  // The cap and the gates: settings `env` blocks reach the engine and its hooks, over the shell's environment.
+  const capSetting = envSetting(CAP_ENV, env, settingsObjects, sources);
+  const cap = resolveCap(capSetting ? { ...env, [CAP_ENV]: capSetting.value } : env);
   findings.push({
     level: 'ok',
     topic: 'cap',
     text: cap.from === 'env'
-      ? `${cap.cap} tokens (${CAP_ENV} from ${capFrom})`
+      ? `${cap.cap} tokens (${CAP_ENV} from ${capSetting?.from ?? 'the environment'})`
       : `${cap.cap} tokens (the engine's default; ${CAP_ENV} is not set). A session the engine runs at another cap is learned from its first refusal`,
   });
+  findings.push(...gateFindings({
+    env: envSetting(GATES_ENV, env, settingsObjects, sources),
+    wirings,
+    gateHookSources: sources.filter((s) => hookCommands(s.settings ?? null).some((c) => isPagerCommand(c, 'gate', known)
+      || (s.kind === 'plugin' && s.label.startsWith(`plugin ${PLUGIN_NAME}@`) && /\sgate\s*$/.test(c)))).map((s) => s.label),
+  }));
 
   const dirs = new Set<string>();
   if (wirings.some((w) => !w.source.startsWith('plugin ')) || wirings.length === 0) dirs.add(stateDir(env));
@@ -115,6 +114,16 @@ function diagnose(env: NodeJS.ProcessEnv, projectDir: string): Finding[] {
     ? { level: 'ok', topic: 'engine', text: `Claude Code ${version} (claude on PATH); the pager's limits were measured on 2.1.332` }
     : { level: 'warn', topic: 'engine', text: '`claude` is not on the PATH here, so its version is unknown' });
   return findings;
+}
+
+/** A variable as the hooks see it: a settings file's `env` (the last, by precedence) over the shell's. */
+function envSetting(name: string, env: NodeJS.ProcessEnv, settings: readonly Json[], sources: readonly Source[]): { value: string; from: string } | undefined {
+  for (let i = settings.length - 1; i >= 0; i--) {
+    const s = settings[i]!;
+    const block = isObject(s) ? s.env : undefined;
+    if (isObject(block) && typeof block[name] === 'string') return { value: block[name], from: `"env" in ${sources[i]!.label}` };
+  }
+  return env[name] ? { value: env[name], from: 'the environment' } : undefined;
 }
 
 function readSource(label: string, path: string, kind: Source['kind']): Source {

@@ -1,4 +1,5 @@
 // What `doctor` concludes from what it found: pure functions from facts to findings, lines and an exit code.
+import { GATES, GATES_ENV } from '../gates/names.js';
 import { isPagerCommand, readHandlers, type HookEvent, type Json, PAGER_EVENTS } from '../settings/hooks.js';
 
 /** The Node versions the package supports; a unit test keeps it equal to package.json `engines.node`. */
@@ -98,6 +99,42 @@ export function wiringFindings(facts: WiringFacts): Finding[] {
   }
   for (const m of facts.missing) {
     out.push({ level: 'fail', topic: 'wired', text: `${m.source} runs ${m.path}, which does not exist (run install again from the copy you use)` });
+  }
+  return out;
+}
+
+export interface GateFacts {
+  /** READ_CEILING_PAGER_GATES as the hooks will see it, and where it comes from. */
+  env?: { value: string; from: string };
+  /** The pager's Read hooks (`--gates` on their commands counts). */
+  wirings: Wiring[];
+  /** Sources that run `gate` on the tools that ask the user. */
+  gateHookSources: string[];
+}
+
+/** Which opt-in gates are on, and whether those that act on other tools than Read have the hook they need. */
+export function gateFindings(f: GateFacts): Finding[] {
+  const on = new Map<string, string[]>();
+  const note = (list: string, from: string) => {
+    for (const name of list.split(',').map((g) => g.trim())) {
+      if ((GATES as readonly string[]).includes(name)) on.set(name, [...new Set([...(on.get(name) ?? []), from])]);
+    }
+  };
+  if (f.env?.value) note(f.env.value, `${GATES_ENV} from ${f.env.from}`);
+  for (const w of f.wirings) {
+    const flag = /\s--gates(?:=|\s+)([\w,-]+)\s*$/.exec(w.command);
+    if (flag?.[1]) note(flag[1], `--gates in ${w.source}`);
+  }
+  if (on.size === 0) return [{ level: 'ok', topic: 'gates', text: 'none on (they are opt-in: see docs/GATES.md)' }];
+  const names = GATES.filter((g) => on.has(g));
+  const from = [...new Set(names.flatMap((g) => on.get(g)!))];
+  const out: Finding[] = [{ level: 'ok', topic: 'gates', text: `${names.join(', ')} (${from.join('; ')})` }];
+  const needHook = names.filter((g) => g === 'edit-after-reject' || g === 'rejected-calls');
+  if (needHook.length > 0 && f.gateHookSources.length === 0) {
+    out.push({
+      level: 'warn', topic: 'gates',
+      text: `${needHook.join(' and ')} on, but no gate hook runs on the tools that ask the user (Bash, Edit, Write, …), so only Reads are gated; run: read-ceiling-pager install --gates ${names.join(',')}`,
+    });
   }
   return out;
 }

@@ -55,6 +55,25 @@ describe('doctor', () => {
     expect(line(r.stdout, 'engine')[0]).toMatch(/^ok {4}engine Claude Code 2\.1\.332 \(claude on PATH\)/);
   });
 
+  it('names the gates that are on and where from, and warns when a gate that needs the gate hook lacks it', () => {
+    expect(line(run(['doctor']).stdout, 'gates')).toEqual(['ok    gates  none on (they are opt-in: see docs/GATES.md)']);
+    expect(run(['install', '--gates', 'covered-reread,rejected-calls']).code).toBe(0);
+    const userSettings = join(home, '.claude', 'settings.json');
+    let r = run(['doctor']);
+    expect(r.code).toBe(0);
+    expect(line(r.stdout, 'gates')).toEqual([`ok    gates  covered-reread, rejected-calls (--gates in user settings ${userSettings})`]);
+
+    // Installed without the gate hook, then switched on through a settings file's env: only Reads are gated.
+    expect(run(['install']).code).toBe(0);
+    writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify({ env: { READ_CEILING_PAGER_GATES: 'edit-after-reject' } }));
+    r = run(['doctor'], { env: { READ_CEILING_PAGER_GATES: 'covered-reread' } });
+    expect(r.code).toBe(0);
+    expect(line(r.stdout, 'gates')).toEqual([
+      `ok    gates  edit-after-reject (READ_CEILING_PAGER_GATES from "env" in project settings ${join(project, '.claude', 'settings.json')})`,
+      'warn  gates  edit-after-reject on, but no gate hook runs on the tools that ask the user (Bash, Edit, Write, …), so only Reads are gated; run: read-ceiling-pager install --gates edit-after-reject',
+    ]);
+  });
+
   it('says when claude is not on the PATH', () => {
     const r = run(['doctor']);
     expect(line(r.stdout, 'engine')).toEqual(['warn  engine `claude` is not on the PATH here, so its version is unknown']);
@@ -132,6 +151,9 @@ describe('doctor', () => {
     expect(r.code).toBe(0);
     expect(line(r.stdout, 'wired')[0]).toBe('ok    wired  plugin read-ceiling-pager@rcp: node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" pre | node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" post');
     expect(line(r.stdout, 'state')).toEqual([`ok    state  ${join(home, '.claude', 'plugins', 'data', 'read-ceiling-pager-rcp', 'state')} (writable)`]);
+    // The plugin carries the gate hook: naming the gates in the environment is all it takes.
+    expect(line(run(['doctor'], { env: { READ_CEILING_PAGER_GATES: 'rejected-calls' } }).stdout, 'gates'))
+      .toEqual(['ok    gates  rejected-calls (READ_CEILING_PAGER_GATES from the environment)']);
 
     writeFileSync(join(project, '.claude', 'settings.local.json'), JSON.stringify({ enabledPlugins: { 'read-ceiling-pager@rcp': false } }));
     r = run(['doctor']);
