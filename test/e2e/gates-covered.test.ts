@@ -2,8 +2,10 @@
 // returned is denied once, with the path and the earlier lines named; the same Read again runs; a file that
 // changed, a window that reaches past what was read, and PDF pages all run; with the gate off nothing is denied.
 // A subagent (the engine's Agent tool) has a read record of its own: it does not see its parent's, nor the
-// parent its.
-import { appendFileSync } from 'node:fs';
+// parent its. After a compaction (/compact in a resumed session) the earlier results are gone from the
+// conversation, so nothing they covered is denied; a Read made after it counts again.
+import { appendFileSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pagerSettings, removeTempDirs, tempDir } from './harness/engine.mjs';
 import { minimalPdf, put } from './harness/files.mjs';
@@ -155,3 +157,63 @@ describe('covered re-read gate, per agent', () => {
     expect(main(3).content).toContain(`lines 2-4 of ${a} are already in this conversation`);
   });
 });
+
+describe('covered re-read gate, across a compaction', () => {
+  const sessionId = (s: Awaited<ReturnType<typeof scriptSession>>) => s.run.events.find((e) => e.type === 'result')?.session_id as string;
+  /** One session in three runs: reads, then (or not) /compact, then more reads in the resumed session. */
+  async function session(compact: boolean) {
+    const dir = tempDir(compact ? 'gate-compact' : 'gate-nocompact');
+    const home = tempDir('gate-compact-home');
+    const a = put(dir, 'a.txt', lines(30));
+    const o = { thinkMs: THINK_MS, cwd: dir, home, hooks: 'pager' as const, settings: gatedSettings('covered-reread') };
+    const before = await scriptSession({ ...o, script: [
+      { reads: [{ file_path: a, offset: 1, limit: 10 }] }, // 0
+      { reads: [{ file_path: a, offset: 2, limit: 2 }] }, // 1: covered → denied (the gate is at work in this session)
+    ] });
+    const id = sessionId(before);
+    const compaction = compact
+      ? await scriptSession({ ...o, prompt: '/compact', args: ['--resume', id], script: [{ text: 'Summary: a.txt was read.' }] })
+      : undefined;
+    const after = await scriptSession({ ...o, args: ['--resume', id], script: [
+      { reads: [{ file_path: a, offset: 3, limit: 3 }] }, // 0: covered by 1-10 on record
+      { reads: [{ file_path: a, offset: 1, limit: 10 }] }, // 1
+      { reads: [{ file_path: a, offset: 6, limit: 3 }] }, // 2: covered by the Read just made → denied
+    ] });
+    return { a, before, compaction, after, id, home };
+  }
+  let on: Awaited<ReturnType<typeof session>>;
+  let control: Awaited<ReturnType<typeof session>>;
+  const result = (s: Awaited<ReturnType<typeof scriptSession>>, step: number) => s.observations[step + 1]!.results[0]!;
+
+  it('runs a session with /compact between its reads, and one without', async () => {
+    [on, control] = await Promise.all([session(true), session(false)]);
+    for (const x of [on, control]) {
+      for (const s of [x.before, x.compaction, x.after]) if (s) expect(s.ok, s.run.stderr).toBe(true);
+      expect(sessionId(x.after)).toBe(x.id); // --resume continues the same session, and its gate state
+    }
+    // The engine compacted: a compact_boundary record and a summary in the session transcript.
+    const transcript = readFileSync(join(on.home, '.claude', 'projects', encodeProject(on.a), `${on.id}.jsonl`), 'utf8');
+    expect(transcript).toMatch(/"subtype":"compact_boundary"/);
+    expect(transcript).toMatch(/"isCompactSummary":true/);
+  }, 3 * ENGINE_TIMEOUT);
+
+  it('before the compaction, a covered Read is denied', () => {
+    for (const x of [on, control]) expect(result(x.before, 1).content).toMatch(/^PreToolUse:Read hook error: read-ceiling-pager: lines 2-3 of/);
+  });
+
+  it('after it, a Read that only compacted results covered runs; without it, the same Read is denied', () => {
+    expect(result(on.after, 0).isError).toBe(false);
+    expect(result(on.after, 0).content).toBe('3\tline 3\n4\tline 4\n5\tline 5');
+    expect(result(control.after, 0).content).toMatch(/^PreToolUse:Read hook error: read-ceiling-pager: lines 3-5 of/);
+  });
+
+  it('a Read made after the compaction covers again', () => {
+    expect(result(on.after, 1).isError).toBe(false);
+    expect(result(on.after, 2).content).toMatch(/^PreToolUse:Read hook error: read-ceiling-pager: lines 6-8 of .*an earlier Read returned lines 1-10/);
+  });
+});
+
+/** The engine's directory name for a project: its path with every non-alphanumeric character as "-". */
+function encodeProject(fileInProject: string): string {
+  return dirname(fileInProject).replace(/[^A-Za-z0-9]/g, '-');
+}

@@ -21,7 +21,8 @@ export function readSession(o: SessionOptions): Promise<{
 }>;
 /**
  * The model makes exactly the scripted calls: step i is its message at turn i; after the last step it says
- * "Done." and the run ends. A subagent it starts plays its own script from `agents`, likewise.
+ * "Done." and the run ends. A subagent it starts plays its own script from `agents`, likewise. In a resumed
+ * session (`--resume`), step 0 is the first message of this run.
  * @param {ScriptOptions} o
  */
 export function scriptSession(o: ScriptOptions): Promise<{
@@ -87,6 +88,14 @@ export type EngineOptions = {
      * The model's time to answer each turn (see startStandIn).
      */
     thinkMs?: number | undefined;
+    /**
+     * See RunOptions: a HOME kept across runs, for a session resumed with `--resume`.
+     */
+    home?: string | undefined;
+    /**
+     * The user's prompt (`-p`), for example a slash command.
+     */
+    prompt?: string | undefined;
 };
 export type SessionOptions = EngineOptions & {
     targets: import("./reader.mjs").Target[];

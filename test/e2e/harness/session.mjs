@@ -22,6 +22,8 @@ import { tokenizer } from './tokenizer.mjs';
  * @property {string} [allowedTools] See RunOptions.
  * @property {Record<string, string>} [extraEnv] See RunOptions.
  * @property {number} [thinkMs] The model's time to answer each turn (see startStandIn).
+ * @property {string} [home] See RunOptions: a HOME kept across runs, for a session resumed with `--resume`.
+ * @property {string} [prompt] The user's prompt (`-p`), for example a slash command.
  * @typedef {EngineOptions & { targets: import('./reader.mjs').Target[], maxTurns?: number }} SessionOptions
  * @typedef {Awaited<ReturnType<typeof readSession>>} Session
  * @typedef {import('./standin.mjs').Reply | ((obs: import('./standin.mjs').Observation) => import('./standin.mjs').Reply)} ScriptStep
@@ -41,7 +43,7 @@ async function drive(o, policy) {
   const standIn = await startStandIn({ policy, count, refuseSystem: o.refuseSystem, thinkMs: o.thinkMs });
   try {
     const run = await runEngine({ baseUrl: standIn.url, cwd: o.cwd, hooks: o.hooks, cap: o.cap, timeoutMs: o.timeoutMs, keepHome: o.keepHome,
-      settings: o.settings, args: o.args, allowedTools: o.allowedTools, extraEnv: o.extraEnv });
+      settings: o.settings, args: o.args, allowedTools: o.allowedTools, extraEnv: o.extraEnv, home: o.home, prompt: o.prompt });
     /** @type {Map<string, any>} what the engine ran, by tool_use_id (stream-json's tool_use_result) */
     const ran = new Map();
     for (const e of run.events) {
@@ -90,14 +92,18 @@ export async function readSession(o) {
 
 /**
  * The model makes exactly the scripted calls: step i is its message at turn i; after the last step it says
- * "Done." and the run ends. A subagent it starts plays its own script from `agents`, likewise.
+ * "Done." and the run ends. A subagent it starts plays its own script from `agents`, likewise. In a resumed
+ * session (`--resume`), step 0 is the first message of this run.
  * @param {ScriptOptions} o
  */
 export async function scriptSession(o) {
+  /** The main loop's first turn in this run: 0, or the turns already in a resumed session. @type {number | undefined} */
+  let first;
   /** @type {import('./standin.mjs').Policy} */
   const policy = (obs) => {
+    first ??= obs.agent === undefined ? obs.turn : undefined;
     const script = obs.agent === undefined ? o.script : (o.agents?.[obs.agent] ?? []);
-    const step = script[obs.turn] ?? { text: 'Done.' };
+    const step = script[obs.agent === undefined ? obs.turn - (first ?? 0) : obs.turn] ?? { text: 'Done.' };
     return typeof step === 'function' ? step(obs) : step;
   };
   return drive(o, policy);
