@@ -3,7 +3,7 @@
 // Re-read after a rejected edit: the next Edit or Write of that file is denied until the model reads it; other
 // files run. Rejected-call memory: the same tool with the same input again is denied without a second prompt.
 // With the gates off, the engine asks the user again every time.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GATE_MATCHER } from '../../src/gates/install.js';
@@ -182,5 +182,57 @@ describe('as a plugin, with the gates named in the settings\' "env"', () => {
     for (let t = 0; t < 6; t++) expect(off.result(t).content, `turn ${t}`).not.toMatch(/read-ceiling-pager/);
     expect(off.prompts.filter((p) => p.request.tool_name === 'Bash')).toHaveLength(2);
     expect(off.result(3).isError).toBe(false);
+  });
+});
+
+describe('an auto-mode classifier block is not a user rejection', () => {
+  // The engine's auto mode asks its classifier, which the stand-in plays: it blocks each call the first time, and
+  // allows the same call once the model has seen the block. A gate that took the block for the user's would deny
+  // the second call itself.
+  let s: Awaited<ReturnType<typeof scriptSession>>;
+  let dir: string;
+  let outside: string;
+  const result = (turn: number) => s.observations[turn + 1]!.results[0]!;
+
+  it('runs a session in auto mode with every gate on', async () => {
+    dir = tempDir('gate-auto');
+    outside = tempDir('gate-auto-outside'); // a Write outside the project goes to the classifier
+    const target = put(outside, 'a.txt', 'old\n');
+    const bash = { name: 'Bash', input: { command: `rm -rf ${join(outside, 'build')}` } };
+    const write = (content: string) => ({ name: 'Write', input: { file_path: target, content } });
+    let blocking = true;
+    s = await scriptSession({
+      thinkMs: THINK_MS, cwd: dir, hooks: 'pager', settings: settings('rejected-calls,edit-after-reject,covered-reread'),
+      args: ['--permission-mode', 'auto'], keepHome: true,
+      classify: () => blocking,
+      script: [
+        { calls: [bash] }, // 0: the classifier blocks it
+        () => { blocking = false; return { calls: [bash] }; }, // 1: the same call, which the classifier now allows
+        { reads: [{ file_path: target }] }, // 2: the engine wants a file read before it is written
+        () => { blocking = true; return { calls: [write('first\n')] }; }, // 3: the classifier blocks it
+        () => { blocking = false; return { calls: [write('second\n')] }; }, // 4: a rewrite without a Read, allowed
+      ],
+    });
+    expect(s.ok, s.run.stderr).toBe(true);
+    expect(s.classified.length).toBeGreaterThanOrEqual(4); // each call went to the classifier
+  }, ENGINE_TIMEOUT);
+
+  it('the blocks are the classifier\'s, as the engine records them', () => {
+    for (const t of [0, 3]) {
+      expect(result(t).isError).toBe(true);
+      expect(result(t).content).toMatch(/^Permission for this action was denied by the Claude Code auto mode classifier/);
+    }
+    const id = s.run.events.find((e) => e.type === 'result')?.session_id as string;
+    const transcript = readFileSync(join(s.run.projects, readdirSync(s.run.projects)[0]!, `${id}.jsonl`), 'utf8');
+    const denials = transcript.split('\n').filter((l) => l.includes('"toolDenialKind":"automode-blocked"'));
+    expect(denials).toHaveLength(2);
+    for (const d of denials) expect(JSON.parse(d).permissionDecision).toMatchObject({ decision: 'reject', reasonType: 'classifier' });
+    expect(transcript).not.toMatch(/"user_reject"/);
+  });
+
+  it('no gate denies the same call again, nor a rewrite of the file the block was about', () => {
+    expect(result(1)).toMatchObject({ isError: false, content: '(Bash completed with no output)' });
+    expect(result(4).isError).toBe(false);
+    expect(readFileSync(join(outside, 'a.txt'), 'utf8')).toBe('second\n');
   });
 });

@@ -9,6 +9,8 @@ export function readSession(o: SessionOptions): Promise<{
     observations: import("./standin.mjs").Observation[];
     /** Each subagent turn as the subagent saw it, `agent` set to the prompt that started it. */
     agentObservations: import("./standin.mjs").Observation[];
+    /** The actions the auto-mode classifier was asked about. */
+    classified: string[];
     /** The raw messages of the last main-loop request: the whole conversation as the model last saw it. */
     conversation: any[];
     /** Requests the stand-in refused for holding a role:"system" message, and main-loop ones it answered with one. */
@@ -30,6 +32,8 @@ export function scriptSession(o: ScriptOptions): Promise<{
     observations: import("./standin.mjs").Observation[];
     /** Each subagent turn as the subagent saw it, `agent` set to the prompt that started it. */
     agentObservations: import("./standin.mjs").Observation[];
+    /** The actions the auto-mode classifier was asked about. */
+    classified: string[];
     /** The raw messages of the last main-loop request: the whole conversation as the model last saw it. */
     conversation: any[];
     /** Requests the stand-in refused for holding a role:"system" message, and main-loop ones it answered with one. */
@@ -96,6 +100,10 @@ export type EngineOptions = {
      * The user's prompt (`-p`), for example a slash command.
      */
     prompt?: string | undefined;
+    /**
+     * Plays the auto-mode classifier (see startStandIn).
+     */
+    classify?: ((action: string) => boolean) | undefined;
 };
 export type SessionOptions = EngineOptions & {
     targets: import("./reader.mjs").Target[];

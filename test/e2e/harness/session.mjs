@@ -24,6 +24,7 @@ import { tokenizer } from './tokenizer.mjs';
  * @property {number} [thinkMs] The model's time to answer each turn (see startStandIn).
  * @property {string} [home] See RunOptions: a HOME kept across runs, for a session resumed with `--resume`.
  * @property {string} [prompt] The user's prompt (`-p`), for example a slash command.
+ * @property {(action: string) => boolean} [classify] Plays the auto-mode classifier (see startStandIn).
  * @typedef {EngineOptions & { targets: import('./reader.mjs').Target[], maxTurns?: number }} SessionOptions
  * @typedef {Awaited<ReturnType<typeof readSession>>} Session
  * @typedef {import('./standin.mjs').Reply | ((obs: import('./standin.mjs').Observation) => import('./standin.mjs').Reply)} ScriptStep
@@ -40,7 +41,7 @@ import { tokenizer } from './tokenizer.mjs';
 async function drive(o, policy) {
   const tok = tokenizer({ name: o.tokenizerName, scale: o.scale });
   const count = o.count ?? tok.count;
-  const standIn = await startStandIn({ policy, count, refuseSystem: o.refuseSystem, thinkMs: o.thinkMs });
+  const standIn = await startStandIn({ policy, count, refuseSystem: o.refuseSystem, thinkMs: o.thinkMs, classify: o.classify });
   try {
     const run = await runEngine({ baseUrl: standIn.url, cwd: o.cwd, hooks: o.hooks, cap: o.cap, timeoutMs: o.timeoutMs, keepHome: o.keepHome,
       settings: o.settings, args: o.args, allowedTools: o.allowedTools, extraEnv: o.extraEnv, home: o.home, prompt: o.prompt });
@@ -56,6 +57,8 @@ async function drive(o, policy) {
       observations: standIn.observations,
       /** Each subagent turn as the subagent saw it, `agent` set to the prompt that started it. */
       agentObservations: standIn.agentObservations,
+      /** The actions the auto-mode classifier was asked about. */
+      classified: standIn.classified,
       /** The raw messages of the last main-loop request: the whole conversation as the model last saw it. */
       conversation: standIn.conversation(),
       /** Requests the stand-in refused for holding a role:"system" message, and main-loop ones it answered with one. */

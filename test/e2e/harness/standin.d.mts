@@ -1,15 +1,18 @@
 /**
- * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean, thinkMs?: number }} opts
+ * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean, thinkMs?: number, classify?: (action: string) => boolean }} opts
+ *   classify: plays the auto-mode classifier: given the action under review (its transcript line, for example
+ *   `{"Bash":"make"}`), true blocks it. Without it the classifier gets "OK.", which the engine takes as no verdict.
  *   refuseSystem: answer 400 to any /v1/messages body holding a role:"system" message (ENGINE.md §11, fallback).
  *   thinkMs: wait this long before each main-loop reply, as a real model does; the engine's transcript writes
  *   settle in that time, which tests of what the transcript shows at the next hook rely on.
  * @returns {Promise<StandIn>}
  */
-export function startStandIn({ policy, count, refuseSystem, thinkMs }: {
+export function startStandIn({ policy, count, refuseSystem, thinkMs, classify }: {
     policy: Policy;
     count: (text: string) => number;
     refuseSystem?: boolean;
     thinkMs?: number;
+    classify?: (action: string) => boolean;
 }): Promise<StandIn>;
 /**
  * What the model sees: the tool results and every system text after its last message (ENGINE.md §11).
@@ -102,6 +105,10 @@ export type StandIn = {
      * Each subagent turn, likewise, with `agent` set.
      */
     agentObservations: Observation[];
+    /**
+     * The actions the auto-mode classifier was asked about (each stage counts).
+     */
+    classified: string[];
     /**
      * Every count_tokens request.
      */

@@ -29,6 +29,7 @@ import { createServer } from 'node:http';
  * @property {string} url
  * @property {Observation[]} observations Each main-loop turn as the model saw it (first sighting of each turn).
  * @property {Observation[]} agentObservations Each subagent turn, likewise, with `agent` set.
+ * @property {string[]} classified The actions the auto-mode classifier was asked about (each stage counts).
  * @property {CountRecord[]} counts Every count_tokens request.
  * @property {() => any[]} conversation The messages of the last main-loop request the stand-in answered: the whole
  *   conversation as the model last saw it, raw.
@@ -36,6 +37,10 @@ import { createServer } from 'node:http';
  * @property {number} systemAnswered Main-loop requests answered that held a role:"system" message.
  * @property {() => Promise<void>} close
  */
+
+/** The system prompt of the engine's auto-mode classifier (`--permission-mode auto`), a side request the stand-in
+ * answers by `classify`. */
+const CLASSIFIER_SYSTEM = 'You are a security monitor for autonomous AI coding agents';
 
 /** The tools that start a subagent (named Task before Agent). */
 const SUBAGENT_TOOLS = new Set(['Agent', 'Task']);
@@ -48,19 +53,23 @@ const SYSTEM_ROLE_REFUSAL = {
 };
 
 /**
- * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean, thinkMs?: number }} opts
+ * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean, thinkMs?: number, classify?: (action: string) => boolean }} opts
+ *   classify: plays the auto-mode classifier: given the action under review (its transcript line, for example
+ *   `{"Bash":"make"}`), true blocks it. Without it the classifier gets "OK.", which the engine takes as no verdict.
  *   refuseSystem: answer 400 to any /v1/messages body holding a role:"system" message (ENGINE.md §11, fallback).
  *   thinkMs: wait this long before each main-loop reply, as a real model does; the engine's transcript writes
  *   settle in that time, which tests of what the transcript shows at the next hook rely on.
  * @returns {Promise<StandIn>}
  */
-export async function startStandIn({ policy, count, refuseSystem = false, thinkMs = 0 }) {
+export async function startStandIn({ policy, count, refuseSystem = false, thinkMs = 0, classify }) {
   /** @type {Map<string, Reply>} by thread and turn */
   const replies = new Map();
   /** @type {Observation[]} */
   const observations = [];
   /** @type {Observation[]} */
   const agentObservations = [];
+  /** @type {string[]} actions the classifier was asked about, in order */
+  const classified = [];
   /** Prompts of the subagents the model started (Agent / Task calls it made): they name the subagents' threads. */
   /** @type {string[]} */
   const agentPrompts = [];
@@ -110,6 +119,13 @@ export async function startStandIn({ policy, count, refuseSystem = false, thinkM
       const isMainLoop = (body.tools ?? []).some((/** @type {{name?: string}} */ t) => t.name === 'Read');
       /** @type {Reply} */
       let reply = { text: 'OK.' };
+      if (classify && blockText(body.system).includes(CLASSIFIER_SYSTEM)) {
+        const action = classifiedAction(messageText(body.messages ?? []));
+        classified.push(action);
+        reply = { text: classify(action)
+          ? '<block>yes</block><category>Irreversible Local Destruction</category><reason>[Irreversible Local Destruction] The stand-in blocks this.</reason>'
+          : '<block>no</block>' };
+      }
       if (isMainLoop) {
         const messages = body.messages ?? [];
         const first = blockText(messages[0]?.content);
@@ -160,6 +176,7 @@ export async function startStandIn({ policy, count, refuseSystem = false, thinkM
     url: `http://127.0.0.1:${addr.port}`,
     observations,
     agentObservations,
+    classified,
     counts,
     conversation: () => conversation,
     get systemRefusals() { return systemRefusals; },
@@ -196,6 +213,12 @@ function stream(res, message) {
   event('message_delta', { type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: 10 } });
   event('message_stop', { type: 'message_stop' });
   res.end();
+}
+
+/** The action an auto-mode classifier request is about: the last line of its <transcript>. */
+function classifiedAction(/** @type {string} */ text) {
+  const transcript = /<transcript>\n([\s\S]*?)<\/transcript>/.exec(text)?.[1] ?? '';
+  return transcript.trim().split('\n').pop() ?? '';
 }
 
 /** The text a count_tokens request counts: every string or text block of its messages. */
