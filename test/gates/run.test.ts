@@ -45,9 +45,14 @@ function session() {
     return { id, reason };
   };
   /** The user rejects the call in the permission dialog (the engine's record of it). */
-  const reject = (id: string, source = 'user_reject') => record({
+  /** A denial as the engine records it: the user's in the permission dialog by default; 'classifier' is an auto-mode
+   * classifier block as 2.1.332 writes it (seen in test/e2e/gates-permission.test.ts); 'hook' a hook's deny. */
+  const reject = (id: string, by: 'user_reject' | 'classifier' | 'hook' = 'user_reject') => record({
     type: 'user', message: { role: 'user', content: [{ type: 'tool_result', content: 'No.', is_error: true, tool_use_id: id }] },
-    toolUseResult: 'Error: No.', toolDenialKind: 'permission-rule', permissionDecision: { decision: 'reject', source, reasonCode: 'unknown' },
+    toolUseResult: 'Error: No.',
+    ...(by === 'classifier'
+      ? { toolDenialKind: 'automode-blocked', permissionDecision: { decision: 'reject', source: 'config', reasonType: 'classifier', reasonCode: 'classifier:auto-mode:block' } }
+      : { toolDenialKind: 'permission-rule', permissionDecision: { decision: 'reject', source: by, reasonCode: 'unknown' } }),
   });
   return { dir, transcript, env, ctx, file, record, pre, read, reject, common };
 }
