@@ -62,11 +62,13 @@ export function toolUse(jsonl: string, toolUseId: string): ToolUse | undefined {
 }
 
 /** Of these tool_use_ids, those whose successful result the model still has: recorded after the last
- * compaction (full or micro) and not cleared or replaced by a preview. */
+ * compaction (full or micro), not cut from the conversation since, and not cleared or replaced by a preview. */
 export function liveResults(jsonl: string, toolUseIds: readonly string[]): Set<string> {
   const barrier = lastLossBarrier(jsonl);
+  const cut = cutResults(jsonl);
   const live = new Set<string>();
   for (const id of toolUseIds) {
+    if (cut.has(id)) continue;
     const needle = `"tool_use_id":${JSON.stringify(id)}`;
     for (let at = jsonl.lastIndexOf(needle); at > barrier; at = at > 0 ? jsonl.lastIndexOf(needle, at - 1) : -1) {
       const { record, start } = lineAt(jsonl, at);
@@ -79,6 +81,20 @@ export function liveResults(jsonl: string, toolUseIds: readonly string[]): Set<s
     }
   }
   return live;
+}
+
+/** tool_use_ids whose results the engine cut from the conversation it sends, keeping the records as they were:
+ * an attachment record {"type":"tool_results_cut","callIds":[…],"standIn":"[Old tool result content cleared]"}
+ * (2.1.332 writes it when it clears old results after a long idle). The cut comes after the results, so a result
+ * still in the tail has its cut there too. */
+export function cutResults(jsonl: string): Set<string> {
+  const ids = new Set<string>();
+  for (const record of linesHolding(jsonl, '"tool_results_cut"')) {
+    const r = record as { type?: unknown; attachment?: { type?: unknown; callIds?: unknown } };
+    if (r.type !== 'attachment' || r.attachment?.type !== 'tool_results_cut' || !Array.isArray(r.attachment.callIds)) continue;
+    for (const id of r.attachment.callIds) if (typeof id === 'string') ids.add(id);
+  }
+  return ids;
 }
 
 /** Offset of the last record after which earlier results may be gone from the conversation: a compact or

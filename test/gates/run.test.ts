@@ -110,6 +110,17 @@ describe('covered re-read', () => {
     writeFileSync(s.transcript, ''); // a transcript that no longer holds the result
     expect(s.pre(C, 'Read', { file_path: a, offset: 3, limit: 2 }).reason).toBeUndefined();
   });
+  it('a result the engine cut from the conversation (a tool_results_cut record) covers nothing; others still do', () => {
+    const s = session();
+    const a = s.file('a.txt', 30);
+    const b = s.file('b.txt', 30);
+    const cut = s.read(C, { file_path: a }, { startLine: 1, numLines: 31, totalLines: 31 });
+    s.read(C, { file_path: b }, { startLine: 1, numLines: 31, totalLines: 31 });
+    // As 2.1.332 writes it after clearing old results: the result records stay as they were.
+    s.record({ type: 'attachment', attachment: { type: 'tool_results_cut', callIds: ['toolu_other', cut.id], standIn: '[Old tool result content cleared]', roughTokens: 900 } });
+    expect(s.pre(C, 'Read', { file_path: a, offset: 2, limit: 2 }).reason).toBeUndefined();
+    expect(s.pre(C, 'Read', { file_path: b, offset: 2, limit: 2 }).reason).toMatch(/lines 2-3/);
+  });
   it('only the results still there count: the rest must cover on its own', () => {
     const s = session();
     const a = s.file('a.txt', 30);
