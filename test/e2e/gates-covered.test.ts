@@ -3,8 +3,9 @@
 // changed, a window that reaches past what was read, and PDF pages all run; with the gate off nothing is denied.
 // A subagent (the engine's Agent tool) has a read record of its own: it does not see its parent's, nor the
 // parent its. After a compaction (/compact in a resumed session) the earlier results are gone from the
-// conversation, so nothing they covered is denied; a Read made after it counts again.
-import { appendFileSync, readFileSync } from 'node:fs';
+// conversation, so nothing they covered is denied; a Read made after it counts again. Likewise for results the
+// engine cut from the conversation when the session came back after a long idle.
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pagerSettings, removeTempDirs, tempDir } from './harness/engine.mjs';
@@ -217,3 +218,65 @@ describe('covered re-read gate, across a compaction', () => {
 function encodeProject(fileInProject: string): string {
   return dirname(fileInProject).replace(/[^A-Za-z0-9]/g, '-');
 }
+
+describe('covered re-read gate, after the engine clears old results', () => {
+  // 2.1.332 clears old tool results from the conversation when a session resumes after more than 65 minutes idle
+  // (at least 27 tool uses, the last 12 kept, 20,000 tokens or more to save), behind two feature flags a user's
+  // cached flags can hold. It records the cut as an attachment and leaves the result records as they were.
+  const FLAGS = { tengu_jiggly_blossom: 'on', tengu_wise_pearl: { write_records: true } };
+  const FILES = 30;
+  const sessionId = (s: Awaited<ReturnType<typeof scriptSession>>) => s.run.events.find((e) => e.type === 'result')?.session_id as string;
+
+  async function session(idle: boolean) {
+    const dir = tempDir(idle ? 'gate-idle' : 'gate-busy');
+    const home = tempDir('gate-idle-home');
+    const files = Array.from({ length: FILES }, (_, i) => put(dir, `f${String(i).padStart(2, '0')}.txt`, lines(1500))); // ~12 KB each
+    const o = { thinkMs: THINK_MS, cwd: dir, home, hooks: 'pager' as const, settings: gatedSettings('covered-reread'), timeoutMs: ENGINE_TIMEOUT };
+    const batch = (from: number) => ({ reads: files.slice(from, from + 10).map((file_path) => ({ file_path })) });
+    const first = await scriptSession({ ...o, script: [batch(0), batch(10), batch(20)] });
+    const id = sessionId(first);
+    const transcript = join(home, '.claude', 'projects', encodeProject(files[0]!), `${id}.jsonl`);
+    const config = join(home, '.claude.json');
+    writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, 'utf8')), cachedGrowthBookFeatures: FLAGS }));
+    if (idle) { // the user comes back two hours later
+      const shifted = readFileSync(transcript, 'utf8').split('\n').map((l) => {
+        if (!l.trim()) return l;
+        const r = JSON.parse(l);
+        if (typeof r.timestamp === 'string') r.timestamp = new Date(Date.parse(r.timestamp) - 2 * 3600_000).toISOString();
+        return JSON.stringify(r);
+      });
+      writeFileSync(transcript, shifted.join('\n'));
+    }
+    const ids = new Map<string, string>(); // file → the tool_use_id of its Read
+    for (const obs of first.observations) for (const r of obs.results) ids.set(r.input.file_path as string, r.tool_use_id);
+    const after = await scriptSession({ ...o, args: ['--resume', id], script: [
+      { reads: [{ file_path: files[0]!, offset: 2, limit: 2 }] }, // 0: covered by the first Read made
+      { reads: [{ file_path: files[FILES - 1]!, offset: 2, limit: 2 }] }, // 1: covered by the last Read made
+    ] });
+    return { first, after, files, ids, transcript: readFileSync(transcript, 'utf8') };
+  }
+  let idle: Awaited<ReturnType<typeof session>>;
+  let busy: Awaited<ReturnType<typeof session>>;
+  const result = (s: Awaited<ReturnType<typeof scriptSession>>, step: number) => s.observations[step + 1]!.results[0]!;
+  const cutIds = (transcript: string) => transcript.split('\n').filter((l) => l.includes('"tool_results_cut"'))
+    .flatMap((l) => JSON.parse(l).attachment.callIds as string[]);
+
+  it('runs 30 Reads, then resumes the session two hours later, and (control) at once', async () => {
+    [idle, busy] = await Promise.all([session(true), session(false)]);
+    for (const x of [idle, busy]) for (const s of [x.first, x.after]) expect(s.ok, s.run.stderr).toBe(true);
+    // The engine cut the first Read's result from the conversation, not the last one's; at once, it cut nothing.
+    expect(cutIds(idle.transcript)).toContain(idle.ids.get(idle.files[0]!));
+    expect(cutIds(idle.transcript)).not.toContain(idle.ids.get(idle.files[FILES - 1]!));
+    expect(cutIds(busy.transcript)).toEqual([]);
+  }, 2 * ENGINE_TIMEOUT);
+
+  it('a Read covered only by a cut result runs; the control, whose result is still there, is denied', () => {
+    expect(result(idle.after, 0).isError).toBe(false);
+    expect(result(idle.after, 0).content).toBe('2\tline 2\n3\tline 3');
+    expect(result(busy.after, 0).content).toMatch(/^PreToolUse:Read hook error: read-ceiling-pager: lines 2-3 of .*f00\.txt/);
+  });
+
+  it('a Read covered by a result the engine kept is still denied', () => {
+    for (const x of [idle, busy]) expect(result(x.after, 1).content).toMatch(/^PreToolUse:Read hook error: read-ceiling-pager: lines 2-3 of .*f29\.txt/);
+  });
+});
