@@ -182,7 +182,7 @@ function coveredRead(event: ToolEvent, cwd: unknown, state: SessionState, transc
   // Covered on record; now only by results the model still has.
   const tail = readTail(transcript);
   if (tail === undefined) return undefined;
-  const live = liveResults(tail, record.ranges.map((r) => r.toolUseId));
+  const live = liveResults(tail.text, record.ranges.map((r) => r.toolUseId), tail.fromStart);
   const cover = coveringReads(record.ranges.filter((r) => live.has(r.toolUseId)), want);
   if (!cover) return undefined;
   // Denied once only: without a record of this denial the next identical Read would be denied again.

@@ -17,9 +17,10 @@ export interface ToolUse { name: string; input: Record<string, unknown> }
 /** Rejections are taken in at the very next gated call, so they are always near the end. */
 export const REJECTION_TAIL_BYTES = 1024 * 1024;
 
-/** The last `bytes` of the transcript, or undefined when there is none to read. */
-export function readTail(path: string | undefined, bytes = TAIL_BYTES): string | undefined {
-  return readTailBytes(path, bytes)?.toString('utf8');
+/** The last `bytes` of the transcript, and whether that is all of it; undefined when there is none to read. */
+export function readTail(path: string | undefined, bytes = TAIL_BYTES): { text: string; fromStart: boolean } | undefined {
+  const buf = readTailBytes(path, bytes);
+  return buf && { text: buf.toString('utf8'), fromStart: buf.length < bytes };
 }
 
 /** A subagent's own transcript (<session dir>/subagents/agent-<id>.jsonl) when the engine keeps one, else the
@@ -62,13 +63,16 @@ export function toolUse(jsonl: string, toolUseId: string): ToolUse | undefined {
 }
 
 /** Of these tool_use_ids, those whose successful result the model still has: recorded after the last
- * compaction (full or micro), not cut from the conversation since, and not cleared or replaced by a preview. */
-export function liveResults(jsonl: string, toolUseIds: readonly string[]): Set<string> {
+ * compaction (full or micro), not cut from the conversation since (by the engine or the API), and not cleared or
+ * replaced by a preview. `fromStart`: the text is the whole transcript, not a tail of it. */
+export function liveResults(jsonl: string, toolUseIds: readonly string[], fromStart = false): Set<string> {
   const barrier = lastLossBarrier(jsonl);
   const cut = cutResults(jsonl);
+  const cleared = apiClearedReads(jsonl, barrier, fromStart || barrier >= 0);
   const live = new Set<string>();
+  if (cleared === 'all') return live;
   for (const id of toolUseIds) {
-    if (cut.has(id)) continue;
+    if (cut.has(id) || cleared.has(id)) continue;
     const needle = `"tool_use_id":${JSON.stringify(id)}`;
     for (let at = jsonl.lastIndexOf(needle); at > barrier; at = at > 0 ? jsonl.lastIndexOf(needle, at - 1) : -1) {
       const { record, start } = lineAt(jsonl, at);
@@ -95,6 +99,82 @@ export function cutResults(jsonl: string): Set<string> {
     for (const id of r.attachment.callIds) if (typeof id === 'string') ids.add(id);
   }
   return ids;
+}
+
+const API_CLEARING = 'clear_tool_uses_20250919';
+
+/**
+ * Read tool_use_ids whose results the API cleared from the conversation. The engine can ask the API to clear old
+ * tool results (a `clear_tool_uses_20250919` context-management edit, which 2.1.332 sends on a return after idle):
+ * past `trigger` tool uses the API clears all but the newest `keep`. The engine records each request's parameters
+ * (an `api-request` record, written before the answer, so before the hooks of the calls in it) and keeps the API's
+ * report on the answer (`message.context_management.applied_edits`, the oldest N cleared). Either is enough. Which
+ * tools the API left out is not recorded, so every tool use counts toward the newest `keep`, and the first N Reads
+ * stand for the N cleared: never fewer Reads than the API cleared. 'all' when the API reported clearing but the
+ * text does not reach back to where the conversation starts (`conversationStart`: the text is the whole
+ * transcript, or it holds a compaction `barrier`).
+ */
+export function apiClearedReads(jsonl: string, barrier: number, conversationStart: boolean): Set<string> | 'all' {
+  const cleared = new Set<string>();
+  if (!jsonl.includes(API_CLEARING, barrier + 1)) return cleared;
+  const uses = toolUsesAfter(jsonl, barrier);
+
+  // The last request sent, as the engine recorded it: a later request without the edit sees every result again.
+  const request = lastRecordAfter(jsonl, '"type":"api-request"', barrier);
+  const params = request?.record as { type?: unknown; params?: { context_management?: { edits?: unknown } } } | undefined;
+  const edits = params?.type === 'api-request' ? params.params?.context_management?.edits : undefined;
+  const edit = (Array.isArray(edits) ? edits : []).find((e) => isRecord(e) && e.type === API_CLEARING) as Record<string, unknown> | undefined;
+  if (edit && request) {
+    const before = uses.filter((u) => u.at < request.start);
+    const count = (x: unknown) => (isRecord(x) && x.type === 'tool_uses' && typeof x.value === 'number' && x.value >= 0 ? x.value : undefined);
+    const keep = count(edit.keep) ?? 0;
+    const trigger = count(edit.trigger) ?? 0; // a trigger in tokens: taken as reached
+    if (!conversationStart || before.length > trigger) {
+      for (const u of before.slice(0, Math.max(0, before.length - keep))) if (u.name === 'Read') cleared.add(u.id);
+    }
+  }
+
+  // The API's own report on its last answer that made one.
+  let reported = 0;
+  for (let at = jsonl.lastIndexOf(API_CLEARING); at > barrier && reported === 0; at = at > 0 ? jsonl.lastIndexOf(API_CLEARING, at - 1) : -1) {
+    const { record, start } = lineAt(jsonl, at);
+    if (start <= barrier) break;
+    const r = record as { type?: unknown; message?: { context_management?: { applied_edits?: unknown } } } | undefined;
+    const applied = r?.type === 'assistant' ? r.message?.context_management?.applied_edits : undefined;
+    for (const e of Array.isArray(applied) ? applied : []) {
+      if (isRecord(e) && e.type === API_CLEARING && typeof e.cleared_tool_uses === 'number' && e.cleared_tool_uses > 0) reported = Math.max(reported, e.cleared_tool_uses);
+    }
+    at = start;
+  }
+  if (reported > 0) {
+    if (!conversationStart) return 'all';
+    for (const u of uses.filter((x) => x.name === 'Read').slice(0, reported)) cleared.add(u.id);
+  }
+  return cleared;
+}
+
+/** Every tool_use in the assistant records after `barrier`, in order, with the offset of its record. */
+function toolUsesAfter(jsonl: string, barrier: number): Array<{ id: string; name: unknown; at: number }> {
+  const uses: Array<{ id: string; name: unknown; at: number }> = [];
+  for (let at = jsonl.indexOf('"tool_use"', barrier + 1); at >= 0; at = jsonl.indexOf('"tool_use"', at + 1)) {
+    const { record, start } = lineAt(jsonl, at);
+    const r = record as { type?: unknown; message?: { content?: unknown } } | undefined;
+    if (start > barrier && r?.type === 'assistant') {
+      for (const b of blocks(r.message?.content)) if (b.type === 'tool_use' && typeof b.id === 'string') uses.push({ id: b.id, name: b.name, at: start });
+    }
+    const end = jsonl.indexOf('\n', at);
+    if (end < 0) break;
+    at = end; // on to the next record
+  }
+  return uses;
+}
+
+/** The last record holding `needle` that starts after `barrier`, parsed, with its offset. */
+function lastRecordAfter(jsonl: string, needle: string, barrier: number): { record: unknown; start: number } | undefined {
+  const at = jsonl.lastIndexOf(needle);
+  if (at <= barrier) return undefined;
+  const found = lineAt(jsonl, at);
+  return found.start > barrier ? found : undefined;
 }
 
 /** Offset of the last record after which earlier results may be gone from the conversation: a compact or

@@ -219,16 +219,19 @@ function encodeProject(fileInProject: string): string {
   return dirname(fileInProject).replace(/[^A-Za-z0-9]/g, '-');
 }
 
-describe('covered re-read gate, after the engine clears old results', () => {
+describe('covered re-read gate, after old results are cleared', () => {
   // 2.1.332 clears old tool results from the conversation when a session resumes after more than 65 minutes idle
-  // (at least 27 tool uses, the last 12 kept, 20,000 tokens or more to save), behind two feature flags a user's
-  // cached flags can hold. It records the cut as an attachment and leaves the result records as they were.
-  const FLAGS = { tengu_jiggly_blossom: 'on', tengu_wise_pearl: { write_records: true } };
+  // (at least 27 tool uses, the last 12 kept, 20,000 tokens or more to save), behind feature flags a user's cached
+  // flags can hold. With both flags it cuts them itself and records the cut as an attachment; with the first only,
+  // it asks the API to clear them, and keeps the API's report on the assistant record. Either way the result
+  // records stay as they were. The stand-in plays the API's side.
+  const ENGINE_CUTS = { tengu_jiggly_blossom: 'on', tengu_wise_pearl: { write_records: true } };
+  const API_CLEARS = { tengu_jiggly_blossom: 'on' };
   const FILES = 30;
   const sessionId = (s: Awaited<ReturnType<typeof scriptSession>>) => s.run.events.find((e) => e.type === 'result')?.session_id as string;
 
-  async function session(idle: boolean) {
-    const dir = tempDir(idle ? 'gate-idle' : 'gate-busy');
+  async function session(flags: object, idle: boolean) {
+    const dir = tempDir('gate-idle');
     const home = tempDir('gate-idle-home');
     const files = Array.from({ length: FILES }, (_, i) => put(dir, `f${String(i).padStart(2, '0')}.txt`, lines(1500))); // ~12 KB each
     const o = { thinkMs: THINK_MS, cwd: dir, home, hooks: 'pager' as const, settings: gatedSettings('covered-reread'), timeoutMs: ENGINE_TIMEOUT };
@@ -237,7 +240,7 @@ describe('covered re-read gate, after the engine clears old results', () => {
     const id = sessionId(first);
     const transcript = join(home, '.claude', 'projects', encodeProject(files[0]!), `${id}.jsonl`);
     const config = join(home, '.claude.json');
-    writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, 'utf8')), cachedGrowthBookFeatures: FLAGS }));
+    writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, 'utf8')), cachedGrowthBookFeatures: flags }));
     if (idle) { // the user comes back two hours later
       const shifted = readFileSync(transcript, 'utf8').split('\n').map((l) => {
         if (!l.trim()) return l;
@@ -253,30 +256,38 @@ describe('covered re-read gate, after the engine clears old results', () => {
       { reads: [{ file_path: files[0]!, offset: 2, limit: 2 }] }, // 0: covered by the first Read made
       { reads: [{ file_path: files[FILES - 1]!, offset: 2, limit: 2 }] }, // 1: covered by the last Read made
     ] });
-    return { first, after, files, ids, transcript: readFileSync(transcript, 'utf8') };
+    const records = readFileSync(transcript, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    return { first, after, files, ids, records };
   }
-  let idle: Awaited<ReturnType<typeof session>>;
-  let busy: Awaited<ReturnType<typeof session>>;
+  let cut: Awaited<ReturnType<typeof session>>;
+  let cleared: Awaited<ReturnType<typeof session>>;
+  let control: Awaited<ReturnType<typeof session>>;
   const result = (s: Awaited<ReturnType<typeof scriptSession>>, step: number) => s.observations[step + 1]!.results[0]!;
-  const cutIds = (transcript: string) => transcript.split('\n').filter((l) => l.includes('"tool_results_cut"'))
-    .flatMap((l) => JSON.parse(l).attachment.callIds as string[]);
+  const cutIds = (x: typeof cut) => x.records.filter((r) => r.attachment?.type === 'tool_results_cut').flatMap((r) => r.attachment.callIds as string[]);
+  const apiCleared = (x: typeof cut) => x.records.flatMap((r) => r.message?.context_management?.applied_edits ?? []);
 
-  it('runs 30 Reads, then resumes the session two hours later, and (control) at once', async () => {
-    [idle, busy] = await Promise.all([session(true), session(false)]);
-    for (const x of [idle, busy]) for (const s of [x.first, x.after]) expect(s.ok, s.run.stderr).toBe(true);
-    // The engine cut the first Read's result from the conversation, not the last one's; at once, it cut nothing.
-    expect(cutIds(idle.transcript)).toContain(idle.ids.get(idle.files[0]!));
-    expect(cutIds(idle.transcript)).not.toContain(idle.ids.get(idle.files[FILES - 1]!));
-    expect(cutIds(busy.transcript)).toEqual([]);
+  it('runs 30 Reads, then resumes two hours later (the engine cuts; the API clears), and (control) at once', async () => {
+    [cut, cleared, control] = await Promise.all([session(ENGINE_CUTS, true), session(API_CLEARS, true), session(ENGINE_CUTS, false)]);
+    for (const x of [cut, cleared, control]) for (const s of [x.first, x.after]) expect(s.ok, s.run.stderr).toBe(true);
+    // The engine cut the first Read's result from the conversation, not the last one's.
+    expect(cutIds(cut)).toContain(cut.ids.get(cut.files[0]!));
+    expect(cutIds(cut)).not.toContain(cut.ids.get(cut.files[FILES - 1]!));
+    // The engine asked the API to clear, and kept its report: all but the last 12 tool uses.
+    expect(cutIds(cleared)).toEqual([]);
+    expect(apiCleared(cleared)[0]).toMatchObject({ type: 'clear_tool_uses_20250919', cleared_tool_uses: 18 });
+    // Resumed at once, nothing was cleared.
+    expect([...cutIds(control), ...apiCleared(control)]).toEqual([]);
   }, 2 * ENGINE_TIMEOUT);
 
-  it('a Read covered only by a cut result runs; the control, whose result is still there, is denied', () => {
-    expect(result(idle.after, 0).isError).toBe(false);
-    expect(result(idle.after, 0).content).toBe('2\tline 2\n3\tline 3');
-    expect(result(busy.after, 0).content).toMatch(/^PreToolUse:Read hook error: read-ceiling-pager: lines 2-3 of .*f00\.txt/);
+  it('a Read covered only by a cleared result runs; the control, whose result is still there, is denied', () => {
+    for (const x of [cut, cleared]) {
+      expect(result(x.after, 0).isError).toBe(false);
+      expect(result(x.after, 0).content).toBe('2\tline 2\n3\tline 3');
+    }
+    expect(result(control.after, 0).content).toMatch(/^PreToolUse:Read hook error: read-ceiling-pager: lines 2-3 of .*f00\.txt/);
   });
 
-  it('a Read covered by a result the engine kept is still denied', () => {
-    for (const x of [idle, busy]) expect(result(x.after, 1).content).toMatch(/^PreToolUse:Read hook error: read-ceiling-pager: lines 2-3 of .*f29\.txt/);
+  it('a Read covered by a result that was kept is still denied', () => {
+    for (const x of [cut, cleared, control]) expect(result(x.after, 1).content).toMatch(/^PreToolUse:Read hook error: read-ceiling-pager: lines 2-3 of .*f29\.txt/);
   });
 });

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Gate } from '../../src/gates/names.js';
 import * as run from '../../src/gates/run.js';
 import { gateAfterRead, gateDeny } from '../../src/gates/run.js';
+import { apiClearedReads } from '../../src/gates/transcript.js';
 import { answer, contextFor } from '../../src/hooks/io.js';
 
 const root = mkdtempSync(join(tmpdir(), 'rcp-gates-'));
@@ -120,6 +121,44 @@ describe('covered re-read', () => {
     s.record({ type: 'attachment', attachment: { type: 'tool_results_cut', callIds: ['toolu_other', cut.id], standIn: '[Old tool result content cleared]', roughTokens: 900 } });
     expect(s.pre(C, 'Read', { file_path: a, offset: 2, limit: 2 }).reason).toBeUndefined();
     expect(s.pre(C, 'Read', { file_path: b, offset: 2, limit: 2 }).reason).toMatch(/lines 2-3/);
+  });
+  it('results the API cleared (applied_edits on the assistant record) cover nothing: the first N Reads stand for them', () => {
+    const s = session();
+    const [a, b, c] = ['a.txt', 'b.txt', 'c.txt'].map((f) => s.file(f, 30));
+    for (const f of [a, b, c]) s.read(C, { file_path: f }, { startLine: 1, numLines: 31, totalLines: 31 });
+    s.pre(C, 'Bash', { command: 'make' }); // the API may have counted it among the cleared, or left it out
+    // As 2.1.332 keeps the API's report on the answer it came with.
+    s.record({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Back.' }],
+      context_management: { applied_edits: [{ type: 'clear_tool_uses_20250919', cleared_tool_uses: 2, cleared_input_tokens: 900 }], client_sent_keep_tool_uses: 12 } } });
+    expect(s.pre(C, 'Read', { file_path: a!, offset: 2, limit: 2 }).reason).toBeUndefined();
+    expect(s.pre(C, 'Read', { file_path: b!, offset: 2, limit: 2 }).reason).toBeUndefined();
+    expect(s.pre(C, 'Read', { file_path: c!, offset: 2, limit: 2 }).reason).toMatch(/lines 2-3/);
+  });
+  it('with the API clearing and no sight of where the conversation starts, no result counts', () => {
+    const read = (id: string) => JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', id, name: 'Read', input: {} }] } });
+    const cleared = JSON.stringify({ type: 'assistant', message: { content: [], context_management: { applied_edits: [{ type: 'clear_tool_uses_20250919', cleared_tool_uses: 1 }] } } });
+    const text = [read('t1'), read('t2'), read('t3'), cleared].join('\n');
+    expect([...apiClearedReads(text, -1, true) as Set<string>]).toEqual(['t1']);
+    expect(apiClearedReads(text, -1, false)).toBe('all');
+    // After a compaction the count starts again there.
+    const boundary = JSON.stringify({ type: 'system', subtype: 'compact_boundary' });
+    const after = [read('t1'), boundary, read('t2'), read('t3'), cleared].join('\n');
+    expect([...apiClearedReads(after, after.indexOf(boundary), true) as Set<string>]).toEqual(['t2']);
+    expect(apiClearedReads([read('t1'), read('t2')].join('\n'), -1, false)).toEqual(new Set());
+  });
+  it('a request that asked the API to clear (its api-request record, written before the answer) clears all but the newest kept', () => {
+    const use = (id: string, name = 'Read') => JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', id, name, input: {} }] } });
+    const request = (edit: object | undefined) => JSON.stringify({ type: 'api-request', params: { context_management: { edits: [{ type: 'clear_thinking_20251015' }, ...(edit ? [edit] : [])] } } });
+    const clear = (trigger: number, keep: number) => ({ type: 'clear_tool_uses_20250919', trigger: { type: 'tool_uses', value: trigger }, keep: { type: 'tool_uses', value: keep } });
+    const history = [use('t1'), use('b1', 'Bash'), use('t2'), use('t3'), use('t4')];
+    const ids = (x: Set<string> | 'all') => [...(x as Set<string>)];
+    expect(ids(apiClearedReads([...history, request(clear(3, 2))].join('\n'), -1, true))).toEqual(['t1', 't2']);
+    // Not past the trigger: nothing cleared; past it but no sight of the start: taken as past.
+    expect(ids(apiClearedReads([...history, request(clear(5, 2))].join('\n'), -1, true))).toEqual([]);
+    expect(ids(apiClearedReads([...history, request(clear(5, 2))].join('\n'), -1, false))).toEqual(['t1', 't2']);
+    // A Read made in the answer to that request is newer than it; a later request without the edit clears nothing.
+    expect(ids(apiClearedReads([...history, request(clear(3, 2)), use('t5')].join('\n'), -1, true))).toEqual(['t1', 't2']);
+    expect(ids(apiClearedReads([...history, request(clear(3, 2)), use('t5'), request(undefined)].join('\n'), -1, true))).toEqual([]);
   });
   it('only the results still there count: the rest must cover on its own', () => {
     const s = session();

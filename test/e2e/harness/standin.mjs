@@ -151,10 +151,12 @@ export async function startStandIn({ policy, count, refuseSystem = false, thinkM
         ? [{ type: 'text', text: reply.text }]
         : ('calls' in reply ? reply.calls : reply.reads.map((input) => ({ name: 'Read', input })))
           .map(({ name, input }) => ({ type: 'tool_use', id: `toolu_e2e_${run}_${String(++ids).padStart(4, '0')}`, name, input }));
+      const cleared = isMainLoop ? serverClearing(body) : undefined;
       const message = {
         id: `msg_e2e_${run}_${++ids}`, type: 'message', role: 'assistant', model: body.model ?? 'stand-in', content,
         stop_reason: 'text' in reply ? 'end_turn' : 'tool_use', stop_sequence: null,
         usage: { input_tokens: 10, output_tokens: 10 },
+        ...(cleared ? { context_management: { applied_edits: [cleared] } } : {}),
       };
       const send = () => (body.stream ? stream(res, message) : json(res, message));
       if (isMainLoop && thinkMs > 0) setTimeout(send, thinkMs);
@@ -210,9 +212,30 @@ function stream(res, message) {
     }
     event('content_block_stop', { type: 'content_block_stop', index });
   });
-  event('message_delta', { type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: 10 } });
+  event('message_delta', {
+    type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: 10 },
+    ...(message.context_management ? { context_management: message.context_management } : {}),
+  });
   event('message_stop', { type: 'message_stop' });
   res.end();
+}
+
+/**
+ * What the API's tool-result clearing (a `clear_tool_uses_20250919` edit in the request's context_management, which
+ * the engine sends on a return after idle) would report: past the trigger, every tool use but the newest `keep` is
+ * cleared. The stand-in reports it as the API does; the model it plays does not need the cleared text.
+ * @param {any} body
+ */
+function serverClearing(body) {
+  const edit = (body.context_management?.edits ?? []).find((/** @type {any} */ e) => e?.type === 'clear_tool_uses_20250919');
+  if (!edit) return undefined;
+  const excluded = new Set(edit.exclude_tools ?? []);
+  const uses = (body.messages ?? []).flatMap((/** @type {any} */ m) => (m.role === 'assistant' && Array.isArray(m.content) ? m.content : []))
+    .filter((/** @type {any} */ b) => b.type === 'tool_use' && !excluded.has(b.name)).length;
+  const trigger = edit.trigger?.value ?? 100;
+  const keep = edit.keep?.value ?? 3;
+  if (uses <= trigger || uses <= keep) return undefined;
+  return { type: 'clear_tool_uses_20250919', cleared_tool_uses: uses - keep, cleared_input_tokens: 1000 * (uses - keep) };
 }
 
 /** The action an auto-mode classifier request is about: the last line of its <transcript>. */
