@@ -64,9 +64,11 @@ function toolEvent(json: unknown): ToolEvent | undefined {
   return e as unknown as ToolEvent;
 }
 
-/** Lines a successful Read returned, as PostToolUse reports them. */
+/** Lines a successful Read returned, as PostToolUse reports them. Only a text result carries the lines
+ * themselves: an image, a notebook or an "unchanged since last read" stub (in the engine's code) does not. */
 function readFile(event: ToolEvent, json: Record<string, unknown>): { filePath: string; startLine: number; numLines: number; totalLines: number } | undefined {
-  const file = isRecord(json.tool_response) && isRecord(json.tool_response.file) ? json.tool_response.file : undefined;
+  const response = json.tool_response;
+  const file = isRecord(response) && response.type === 'text' && isRecord(response.file) ? response.file : undefined;
   const filePath = event.tool_input.file_path;
   if (!file || typeof filePath !== 'string') return undefined;
   const { startLine, numLines, totalLines } = file;

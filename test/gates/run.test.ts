@@ -122,6 +122,17 @@ describe('covered re-read', () => {
     expect(s.pre(C, 'Read', { file_path: a, offset: 2, limit: 2 }).reason).toBeUndefined();
     expect(s.pre(C, 'Read', { file_path: b, offset: 2, limit: 2 }).reason).toMatch(/lines 2-3/);
   });
+  it('a Read whose result is not the text (an unchanged-file stub, an image) covers nothing', () => {
+    const s = session();
+    const a = s.file('a.txt', 30);
+    for (const type of ['file_unchanged', 'image']) {
+      const { id } = s.pre(C, 'Read', { file_path: a });
+      s.record({ type: 'user', message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content: 'File unchanged since last read.' }] } });
+      gateAfterRead({ ...s.common(), hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: a }, tool_use_id: id,
+        tool_response: { type, file: { filePath: a, startLine: 1, numLines: 31, totalLines: 31 } } }, new Set(C), s.ctx());
+    }
+    expect(s.pre(C, 'Read', { file_path: a, offset: 2, limit: 2 }).reason).toBeUndefined();
+  });
   it('results the API cleared (applied_edits on the assistant record) cover nothing: the first N Reads stand for them', () => {
     const s = session();
     const [a, b, c] = ['a.txt', 'b.txt', 'c.txt'].map((f) => s.file(f, 30));
