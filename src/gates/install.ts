@@ -1,7 +1,7 @@
 // `install --gates`: the gate hook on the tools other than Read. Lives in the gates' bundle (dist/gates.cjs), so
 // the bundle every Read loads carries none of it; `install` loads it on demand.
 import { isObject, pagerCommand, placeOneHandler, type Json, type JsonObject, type MergeResult } from '../settings/hooks.js';
-import { GATES } from './names.js';
+import { GATES, GATES_ON_OTHER_TOOLS } from './names.js';
 
 /** The tools the gate hook runs on: those that can ask the user (Read is `pre`'s). Every other tool starts no
  * process for the gates. */
@@ -9,7 +9,7 @@ export const GATE_MATCHER = '^(Bash|Edit|Write|MultiEdit|NotebookEdit|WebFetch|W
 
 /** Whether these gates need the gate hook: those that act on tools other than Read. */
 export function needsGateHook(gates: readonly string[]): boolean {
-  return gates.includes('edit-after-reject') || gates.includes('rejected-calls');
+  return GATES_ON_OTHER_TOOLS.some((g) => gates.includes(g));
 }
 
 /** `--gates a,b`: known gate names only, each once, in the order given; an error text otherwise. */

@@ -4,6 +4,8 @@
 export const GATES = ['covered-reread', 'edit-after-reject', 'rejected-calls'] as const;
 export type Gate = (typeof GATES)[number];
 export const GATES_ENV = 'READ_CEILING_PAGER_GATES';
+/** The gates that act on tools other than Read, so need the gate hook on them. */
+export const GATES_ON_OTHER_TOOLS: readonly Gate[] = ['edit-after-reject', 'rejected-calls'];
 
 /** The gates a hook command line and environment switch on, or undefined when the arguments after the hook
  * name are not a `--gates` option (then the command is not a hook invocation). Unknown gate names are ignored,

@@ -1,5 +1,5 @@
 // What `doctor` concludes from what it found: pure functions from facts to findings, lines and an exit code.
-import { GATES, GATES_ENV } from '../gates/names.js';
+import { GATES, GATES_ENV, GATES_ON_OTHER_TOOLS } from '../gates/names.js';
 import { isPagerCommand, readHandlers, type HookEvent, type Json, PAGER_EVENTS } from '../settings/hooks.js';
 
 /** The Node versions the package supports; a unit test keeps it equal to package.json `engines.node`. */
@@ -129,7 +129,7 @@ export function gateFindings(f: GateFacts): Finding[] {
   const names = GATES.filter((g) => on.has(g));
   const from = [...new Set(names.flatMap((g) => on.get(g)!))];
   const out: Finding[] = [{ level: 'ok', topic: 'gates', text: `${names.join(', ')} (${from.join('; ')})` }];
-  const needHook = names.filter((g) => g === 'edit-after-reject' || g === 'rejected-calls');
+  const needHook = names.filter((g) => GATES_ON_OTHER_TOOLS.includes(g));
   if (needHook.length > 0 && f.gateHookSources.length === 0) {
     out.push({
       level: 'warn', topic: 'gates',
