@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { GATE_MATCHER } from '../../src/gates/install.js';
 
 const REPO = resolve(__dirname, '../..');
 const CLAUDE = join(REPO, 'node_modules/.bin/claude');
@@ -21,7 +22,7 @@ function validate(target: string) {
 }
 
 describe('claude plugin validate', () => {
-  it('passes the plugin with no errors and no warnings, and sees the three Read hooks', () => {
+  it('passes the plugin with no errors and no warnings, and sees the three Read hooks and the gate hook', () => {
     const { code, report } = validate(REPO);
     expect(report.manifest.errors).toEqual([]);
     expect(report.manifest.warnings).toEqual([]);
@@ -29,6 +30,7 @@ describe('claude plugin validate', () => {
     expect(code).toBe(0);
     expect(report.provides.hooks).toEqual([
       { event: 'PreToolUse', matcher: 'Read', type: 'command', command: 'node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" pre' },
+      { event: 'PreToolUse', matcher: GATE_MATCHER, type: 'command', command: 'test -z "$READ_CEILING_PAGER_GATES" || node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" gate' },
       { event: 'PostToolUse', matcher: 'Read', type: 'command', command: 'node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" post' },
       { event: 'PostToolUseFailure', matcher: 'Read', type: 'command', command: 'node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" post' },
     ]);
