@@ -3,9 +3,10 @@
 import { isObject, pagerCommand, placeOneHandler, type Json, type JsonObject, type MergeResult } from '../settings/hooks.js';
 import { GATES, GATES_ON_OTHER_TOOLS } from './names.js';
 
-/** The tools the gate hook runs on: those that can ask the user (Read is `pre`'s). Every other tool starts no
- * process for the gates. */
-export const GATE_MATCHER = '^(Bash|Edit|Write|MultiEdit|NotebookEdit|WebFetch|WebSearch|Glob|Grep|PowerShell|mcp__.*)$';
+/** The tools the gate hook runs on: those that can ask the user (Read is `pre`'s). On 2.1.332, Agent,
+ * ScheduleWakeup, ListAgents, ReportFindings and ToolSearch ran without asking; every tool not named here starts
+ * no process for the gates. */
+export const GATE_MATCHER = '^(Bash|Edit|Write|MultiEdit|NotebookEdit|WebFetch|WebSearch|Glob|Grep|PowerShell|Skill|Workflow|mcp__.*)$';
 
 /** Whether these gates need the gate hook: those that act on tools other than Read. */
 export function needsGateHook(gates: readonly string[]): boolean {

@@ -29,8 +29,8 @@ describe('install --gates', () => {
     const pre = (settings.hooks as JsonObject).PreToolUse as JsonObject[];
     expect(pre[1]).toEqual({ matcher: GATE_MATCHER, hooks: [{ type: 'command', command: `${INV} gate --gates rejected-calls`, timeout: 10 }] });
     expect(matcherSelectsRead(GATE_MATCHER)).toBe(false);
-    for (const tool of ['Bash', 'Edit', 'Write', 'WebFetch', 'mcp__github__create_issue']) expect(new RegExp(GATE_MATCHER).test(tool), tool).toBe(true);
-    for (const tool of ['Read', 'TodoWrite', 'Task', 'Agent', 'BashOutput']) expect(new RegExp(GATE_MATCHER).test(tool), tool).toBe(false);
+    for (const tool of ['Bash', 'Edit', 'Write', 'WebFetch', 'Skill', 'Workflow', 'mcp__github__create_issue']) expect(new RegExp(GATE_MATCHER).test(tool), tool).toBe(true);
+    for (const tool of ['Read', 'TodoWrite', 'Task', 'Agent', 'BashOutput', 'ScheduleWakeup', 'ListAgents', 'ReportFindings', 'ToolSearch']) expect(new RegExp(GATE_MATCHER).test(tool), tool).toBe(false);
   });
   it('installing again changes the gates in place, and without gates takes the gate hook out', () => {
     const on = mergePagerHooks({}, INV, 10, [], ['edit-after-reject']).settings;
