@@ -70,8 +70,7 @@ export async function startStandIn({ policy, count, refuseSystem = false, thinkM
   const agentObservations = [];
   /** @type {string[]} actions the classifier was asked about, in order */
   const classified = [];
-  /** Prompts of the subagents the model started (Agent / Task calls it made): they name the subagents' threads. */
-  /** @type {string[]} */
+  /** @type {string[]} prompts of the subagents the model started (its Agent / Task calls): they name their threads */
   const agentPrompts = [];
   /** @type {CountRecord[]} */
   const counts = [];
