@@ -5,22 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, NODE, engineRead, failureEvent, postEvent, preEvent, runHook } from '../helpers/hook';
+import { prose } from '../helpers/text';
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
 const session = 'sess-cli-1';
-
-function prose(lines: number, seed = 1): string {
-  const words = ['the', 'window', 'engine', 'returned', 'lines', 'because', 'a', 'reader', 'asked', 'for', 'more', 'than', 'fits', 'under', 'cap', 'today'];
-  let x = seed;
-  const out: string[] = [];
-  for (let i = 0; i < lines; i++) {
-    const w: string[] = [];
-    for (let j = 0; j < 14; j++) { x = (x * 1103515245 + 12345) % 2147483648; w.push(words[x % words.length]!); }
-    out.push(`${i + 1}: ${w.join(' ')}.`);
-  }
-  return `${out.join('\n')}\n`;
-}
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'rcp-cli-'));

@@ -5,20 +5,9 @@ import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { BIN } from '../helpers/hook';
+import { prose } from '../helpers/text';
 
-export { BIN };
-
-export function prose(lines: number, seed = 1): string {
-  const words = ['the', 'window', 'engine', 'returned', 'lines', 'because', 'a', 'reader', 'asked', 'for', 'more', 'than', 'fits', 'under', 'cap', 'today'];
-  let x = seed;
-  const out: string[] = [];
-  for (let i = 0; i < lines; i++) {
-    const w: string[] = [];
-    for (let j = 0; j < 14; j++) { x = (x * 1103515245 + 12345) % 2147483648; w.push(words[x % words.length]!); }
-    out.push(`${i + 1}: ${w.join(' ')}.`);
-  }
-  return `${out.join('\n')}\n`;
-}
+export { BIN, prose };
 
 /** Every kind of file a Read may name, regular or not. Returns name → absolute path. */
 export function hostileFiles(dir: string): Record<string, string> {
