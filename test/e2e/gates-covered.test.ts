@@ -6,7 +6,7 @@
 // conversation, so nothing they covered is denied; a Read made after it counts again. Likewise for results the
 // engine cut from the conversation when the session came back after a long idle.
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pagerSettings, removeTempDirs, tempDir } from './harness/engine.mjs';
 import { minimalPdf, put } from './harness/files.mjs';
@@ -160,7 +160,6 @@ describe('covered re-read gate, per agent', () => {
 });
 
 describe('covered re-read gate, across a compaction', () => {
-  const sessionId = (s: Awaited<ReturnType<typeof scriptSession>>) => s.run.events.find((e) => e.type === 'result')?.session_id as string;
   /** One session in three runs: reads, then (or not) /compact, then more reads in the resumed session. */
   async function session(compact: boolean) {
     const dir = tempDir(compact ? 'gate-compact' : 'gate-nocompact');
@@ -171,7 +170,7 @@ describe('covered re-read gate, across a compaction', () => {
       { reads: [{ file_path: a, offset: 1, limit: 10 }] }, // 0
       { reads: [{ file_path: a, offset: 2, limit: 2 }] }, // 1: covered → denied (the gate is at work in this session)
     ] });
-    const id = sessionId(before);
+    const id = before.sessionId!;
     const compaction = compact
       ? await scriptSession({ ...o, prompt: '/compact', args: ['--resume', id], script: [{ text: 'Summary: a.txt was read.' }] })
       : undefined;
@@ -180,7 +179,7 @@ describe('covered re-read gate, across a compaction', () => {
       { reads: [{ file_path: a, offset: 1, limit: 10 }] }, // 1
       { reads: [{ file_path: a, offset: 6, limit: 3 }] }, // 2: covered by the Read just made → denied
     ] });
-    return { a, before, compaction, after, id, home };
+    return { before, compaction, after, id };
   }
   let on: Awaited<ReturnType<typeof session>>;
   let control: Awaited<ReturnType<typeof session>>;
@@ -190,10 +189,10 @@ describe('covered re-read gate, across a compaction', () => {
     [on, control] = await Promise.all([session(true), session(false)]);
     for (const x of [on, control]) {
       for (const s of [x.before, x.compaction, x.after]) if (s) expect(s.ok, s.run.stderr).toBe(true);
-      expect(sessionId(x.after)).toBe(x.id); // --resume continues the same session, and its gate state
+      expect(x.after.sessionId).toBe(x.id); // --resume continues the same session, and its gate state
     }
     // The engine compacted: a compact_boundary record and a summary in the session transcript.
-    const transcript = readFileSync(join(on.home, '.claude', 'projects', encodeProject(on.a), `${on.id}.jsonl`), 'utf8');
+    const transcript = readFileSync(on.after.transcript!, 'utf8');
     expect(transcript).toMatch(/"subtype":"compact_boundary"/);
     expect(transcript).toMatch(/"isCompactSummary":true/);
   }, 3 * ENGINE_TIMEOUT);
@@ -214,11 +213,6 @@ describe('covered re-read gate, across a compaction', () => {
   });
 });
 
-/** The engine's directory name for a project: its path with every non-alphanumeric character as "-". */
-function encodeProject(fileInProject: string): string {
-  return dirname(fileInProject).replace(/[^A-Za-z0-9]/g, '-');
-}
-
 describe('covered re-read gate, after old results are cleared', () => {
   // 2.1.332 clears old tool results from the conversation when a session resumes after more than 65 minutes idle
   // (at least 27 tool uses, the last 12 kept, 20,000 tokens or more to save), behind feature flags a user's cached
@@ -228,7 +222,6 @@ describe('covered re-read gate, after old results are cleared', () => {
   const ENGINE_CUTS = { tengu_jiggly_blossom: 'on', tengu_wise_pearl: { write_records: true } };
   const API_CLEARS = { tengu_jiggly_blossom: 'on' };
   const FILES = 30;
-  const sessionId = (s: Awaited<ReturnType<typeof scriptSession>>) => s.run.events.find((e) => e.type === 'result')?.session_id as string;
 
   async function session(flags: object, idle: boolean) {
     const dir = tempDir('gate-idle');
@@ -237,8 +230,8 @@ describe('covered re-read gate, after old results are cleared', () => {
     const o = { thinkMs: THINK_MS, cwd: dir, home, hooks: 'pager' as const, settings: gatedSettings('covered-reread'), timeoutMs: ENGINE_TIMEOUT };
     const batch = (from: number) => ({ reads: files.slice(from, from + 10).map((file_path) => ({ file_path })) });
     const first = await scriptSession({ ...o, script: [batch(0), batch(10), batch(20)] });
-    const id = sessionId(first);
-    const transcript = join(home, '.claude', 'projects', encodeProject(files[0]!), `${id}.jsonl`);
+    const id = first.sessionId!;
+    const transcript = first.transcript!;
     const config = join(home, '.claude.json');
     writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, 'utf8')), cachedGrowthBookFeatures: flags }));
     if (idle) { // the user comes back two hours later

@@ -3,7 +3,7 @@
 // Re-read after a rejected edit: the next Edit or Write of that file is denied until the model reads it; other
 // files run. Rejected-call memory: the same tool with the same input again is denied without a second prompt.
 // With the gates off, the engine asks the user again every time.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GATE_MATCHER } from '../../src/gates/install.js';
@@ -222,8 +222,7 @@ describe('an auto-mode classifier block is not a user rejection', () => {
       expect(result(t).isError).toBe(true);
       expect(result(t).content).toMatch(/^Permission for this action was denied by the Claude Code auto mode classifier/);
     }
-    const id = s.run.events.find((e) => e.type === 'result')?.session_id as string;
-    const transcript = readFileSync(join(s.run.projects, readdirSync(s.run.projects)[0]!, `${id}.jsonl`), 'utf8');
+    const transcript = readFileSync(s.transcript!, 'utf8');
     const denials = transcript.split('\n').filter((l) => l.includes('"toolDenialKind":"automode-blocked"'));
     expect(denials).toHaveLength(2);
     for (const d of denials) expect(JSON.parse(d).permissionDecision).toMatchObject({ decision: 'reject', reasonType: 'classifier' });

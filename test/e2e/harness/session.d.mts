@@ -5,6 +5,9 @@ export function readSession(o: SessionOptions): Promise<{
     cursor: (path: string) => import("./reader.mjs").Cursor;
     calls: number;
     refusals: number;
+    sessionId: string | undefined;
+    /** The session's transcript, where the engine wrote it; gone after the run unless its HOME is kept. */
+    transcript: string | undefined;
     counts: import("./standin.mjs").CountRecord[];
     observations: import("./standin.mjs").Observation[];
     /** Each subagent turn as the subagent saw it, `agent` set to the prompt that started it. */
@@ -28,6 +31,9 @@ export function readSession(o: SessionOptions): Promise<{
  * @param {ScriptOptions} o
  */
 export function scriptSession(o: ScriptOptions): Promise<{
+    sessionId: string | undefined;
+    /** The session's transcript, where the engine wrote it; gone after the run unless its HOME is kept. */
+    transcript: string | undefined;
     counts: import("./standin.mjs").CountRecord[];
     observations: import("./standin.mjs").Observation[];
     /** Each subagent turn as the subagent saw it, `agent` set to the prompt that started it. */

@@ -1,6 +1,8 @@
 // One scripted session on the real engine: start the stand-in, run the engine with or without the pager, play
 // the model, stop the stand-in. The model is either the reader, which pages through its targets by following
 // notes (readSession), or an exact script of calls (scriptSession). Shared by the tests and `npm run demo`.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { runEngine } from './engine.mjs';
 import { reader } from './reader.mjs';
 import { startStandIn } from './standin.mjs';
@@ -52,7 +54,12 @@ async function drive(o, policy) {
       for (const b of e.message.content) if (b.type === 'tool_result') ran.set(b.tool_use_id, e.tool_use_result);
     }
     const result = run.events.find((e) => e.type === 'result');
+    /** @type {string | undefined} */
+    const sessionId = result?.session_id;
     return {
+      sessionId,
+      /** The session's transcript, where the engine wrote it; gone after the run unless its HOME is kept. */
+      transcript: sessionId ? transcriptPath(run.projects, sessionId) : undefined,
       counts: standIn.counts,
       observations: standIn.observations,
       /** Each subagent turn as the subagent saw it, `agent` set to the prompt that started it. */
@@ -72,6 +79,14 @@ async function drive(o, policy) {
   } finally {
     await standIn.close();
   }
+}
+
+/** <projects>/<the project's dir>/<sessionId>.jsonl, looked up rather than derived from the engine's dir naming.
+ * @param {string} projects @param {string} sessionId */
+function transcriptPath(projects, sessionId) {
+  if (!existsSync(projects)) return undefined;
+  const dir = readdirSync(projects).find((d) => existsSync(join(projects, d, `${sessionId}.jsonl`)));
+  return dir === undefined ? undefined : join(projects, dir, `${sessionId}.jsonl`);
 }
 
 /** The reader pages through `targets`, following notes. @param {SessionOptions} o */
