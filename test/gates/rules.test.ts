@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hookGates } from '../../src/gates/names.js';
 import {
-  callHash, canonicalJson, coveredReason, coveringReads, isFileEdit, requestedLines, returnedLines, windowKey,
+  callHash, canonicalJson, coveredReason, coveringReads, isFileEdit, rejectedReason, requestedLines, rereadReason, returnedLines, windowKey,
 } from '../../src/gates/rules.js';
 
 const r = (first: number, last: number, id = `t${first}`) => ({ first, last, toolUseId: id, at: first });
@@ -80,5 +82,15 @@ describe('call identity and texts', () => {
     expect(coveredReason('/r/a.ts', { first: 3, last: 3 }, { span: { first: 1, last: 9 }, reads: [r(1, 9)] }))
       .toMatch(/^read-ceiling-pager: line 3 of \/r\/a\.ts is already in this conversation: an earlier Read returned lines 1-9,/);
     expect(windowKey({ first: 3, last: 7 })).toBe('3-7');
+  });
+});
+
+describe('the README', () => {
+  it('quotes each gate\'s reason exactly as the model gets it', () => {
+    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+    const cover = coveringReads([r(1, 10), r(11, 20)], { first: 5, last: 16 })!;
+    for (const reason of [
+      coveredReason('/repo/a.txt', { first: 5, last: 16 }, cover), rereadReason('Write', '/repo/a.txt'), rejectedReason('Bash'),
+    ]) expect(readme).toContain(`\n${reason}\n`);
   });
 });
