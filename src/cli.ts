@@ -2,6 +2,7 @@
 // command loads commander on demand (esbuild keeps a required module unevaluated until it is required).
 import { fstatSync } from 'node:fs';
 import { runHook } from './hooks/io.js';
+import { isHookName, type HookName } from './hooks/output.js';
 
 /** A person typed the command (stdin is a terminal, or nothing): explain rather than wait. Cheaper than
  * node:tty, which loads the network stack on every Read. */
@@ -14,7 +15,7 @@ function stdinIsTerminal(): boolean {
 }
 
 const command = process.argv[2];
-const isHook = command === 'pre' || command === 'post' || command === 'gate';
+const isHook = isHookName(command);
 if (isHook && process.argv.length === 3 && !process.env.READ_CEILING_PAGER_GATES && !stdinIsTerminal()) {
   runHook(command);
 } else if (isHook && !stdinIsTerminal() && hookWithGates(command)) {
@@ -27,7 +28,7 @@ if (isHook && process.argv.length === 3 && !process.env.READ_CEILING_PAGER_GATES
 /** A hook with `--gates a,b` or READ_CEILING_PAGER_GATES: the gates' code is a bundle of its own
  * (dist/gates.cjs), loaded only here, so with no gate on the hooks load and run exactly as before. False when
  * the arguments are not a hook's. */
-function hookWithGates(hook: 'pre' | 'post' | 'gate'): boolean {
+function hookWithGates(hook: HookName): boolean {
   let run: typeof import('./gates/run.js');
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports

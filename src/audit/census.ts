@@ -3,7 +3,7 @@
 // transcript ends, so memory stays flat however many gigabytes go through it.
 import { parseRefusal } from '../hooks/refusal.js';
 import type { AuditEvent, Classified, ReadWindow, ResultFile } from './records.js';
-import { isPagerCommand, parseBanner, parseNote, type Advice, type Banner, type NoteKind } from './text.js';
+import { parseBanner, parseNote, ranThePager, type Advice, type Banner, type NoteKind } from './text.js';
 import { classifyRecord, readWindow } from './records.js';
 
 export interface Tally {
@@ -235,7 +235,7 @@ export class Census {
         const sent = readWindow(e.updatedInput);
         if (!sent || sent.lines === undefined) return;
         if (call.window.lines !== undefined && sent.lines >= call.window.lines) return;
-        const pager = isPagerCommand(e.command);
+        const pager = ranThePager(e.command);
         call.clamp = { pager: pager || call.clamp?.pager === true };
         if (pager) t.pagerSeen = true;
         return;

@@ -3,6 +3,7 @@
 // record's `toolUseResult`; the PARTIAL banner is an `attachment` of type `read_truncation_notice`; a hook's printed
 // JSON is an `attachment` `hook_success` (stdout); a hook's context is an `attachment` `hook_additional_context`.
 // `api-request-blob` records repeat the same texts as sent to the API and are deliberately ignored.
+import { isRecord as isObject } from '../state/record.js';
 
 /** The model's Read input, coerced the way the engine coerces it (ENGINE.md §2). */
 export interface ReadWindow {
@@ -177,8 +178,4 @@ function contentBlocks(message: unknown): Array<Record<string, unknown>> {
 function parseTime(s: string): number | undefined {
   const t = Date.parse(s);
   return Number.isFinite(t) ? t : undefined;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -1,7 +1,7 @@
 // The audit's only I/O: find transcript files and stream them line by line into the census. Read-only.
 import { createReadStream, readdirSync, statSync, type Dirent } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
+import { claudeConfigDirs } from '../install/paths.js';
 import type { Census } from './census.js';
 
 export interface Transcript {
@@ -11,13 +11,9 @@ export interface Transcript {
   mtimeMs: number;
 }
 
-/** Where Claude Code keeps transcripts: $CLAUDE_CONFIG_DIR (comma-separated), else ~/.config/claude and ~/.claude. */
+/** Where Claude Code keeps transcripts: `projects/` of the Claude directory (src/install/paths.ts). */
 export function defaultRoots(env: NodeJS.ProcessEnv = process.env): string[] {
-  const home = env.HOME || homedir();
-  const bases = env.CLAUDE_CONFIG_DIR
-    ? env.CLAUDE_CONFIG_DIR.split(',').map((s) => s.trim()).filter(Boolean)
-    : [join(home, '.config', 'claude'), join(home, '.claude')];
-  return bases.map((b) => join(b, 'projects')).filter(isDirectory);
+  return claudeConfigDirs(env).map((b) => join(b, 'projects')).filter(isDirectory);
 }
 
 export function isDirectory(path: string): boolean {

@@ -1,5 +1,7 @@
 // The engine's PARTIAL banner and the pager's own notes, read back from a transcript. Pure. The banner texts are in
-// ENGINE.md §10; the note texts are written by src/hooks/note.ts. Display text, so matched loosely.
+// docs/ENGINE.md §8; the note texts are written by src/hooks/note.ts. Display text, so matched loosely.
+import { PREFIX as NOTE_PREFIX } from '../hooks/note.js';
+import { toInt } from '../hooks/refusal.js';
 
 export interface Advice {
   first: number;
@@ -25,8 +27,6 @@ export function parseBanner(text: string): Banner {
   };
 }
 
-export const NOTE_PREFIX = 'read-ceiling-pager:';
-
 export type NoteKind = 'short-window' | 'refusal' | 'clamped';
 
 export interface PagerNote {
@@ -47,11 +47,8 @@ export function parseNote(text: string): PagerNote | undefined {
   return { kind, advice: next ? { first: toInt(next[1]), lines: toInt(next[2]) } : undefined };
 }
 
-/** A hook command that runs the pager: by name, or the plugin's bundle (`node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" pre`). */
-export function isPagerCommand(command: string): boolean {
+/** A hook command a transcript records as having run, that ran the pager: by name, or the plugin's bundle
+ * (`node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" pre`). Looser than settings' isPagerCommand: any form that names it. */
+export function ranThePager(command: string): boolean {
   return /read-ceiling-pager/i.test(command) || /dist\/cli\.cjs"?\s+pre\b/.test(command);
-}
-
-function toInt(s: string | undefined): number {
-  return Number.parseInt((s ?? '').replace(/,/g, ''), 10);
 }

@@ -1,35 +1,10 @@
 // Offline token estimate of raw text, by character class.
 // Streaming: text arrives in chunks of any size (a line may be 450,000 characters or a gigabyte),
 // the tally keeps only counts, never the text.
+import { FEATURE_NAMES, type Features } from './features.js';
 import { WEIGHTS, type Weights } from './weights.js';
 
-/** The character-class features the estimate is a linear function of. */
-export interface Features {
-  letters: number; // ASCII letters
-  words: number; // runs of ASCII letters
-  bareWords: number; // of those, runs not after a space: identifiers after '.', '(', '_', markup, line starts
-  caseChanges: number; // lower→upper inside a letter run (camelCase splits tokens)
-  longRunLetters: number; // letters of a run past its 16th: hashes, base64, repeated patterns, not words
-  digits: number;
-  digitRuns: number;
-  punct: number; // ASCII punctuation and symbols
-  punctRuns: number; // runs of them ('");', '=>', '-->' are often one token)
-  spaceRuns: number; // runs of 2+ spaces or tabs (indentation, alignment)
-  spaceExtra: number; // characters of those runs beyond the first
-  hangul: number;
-  han: number;
-  kana: number;
-  otherLetters: number; // other scripts: Latin-1 accents, Cyrillic, Greek, Arabic, Hebrew, Thai, …
-  otherSymbols: number; // non-ASCII punctuation and symbols in the BMP (CJK punctuation, box drawing, …)
-  astral: number; // code points above U+FFFF: emoji, rare Han; counted once per pair
-  controls: number; // control characters other than tab
-  newlines: number;
-}
-
-export const FEATURE_NAMES: readonly (keyof Features)[] = [
-  'letters', 'words', 'bareWords', 'caseChanges', 'longRunLetters', 'digits', 'digitRuns', 'punct', 'punctRuns', 'spaceRuns', 'spaceExtra',
-  'hangul', 'han', 'kana', 'otherLetters', 'otherSymbols', 'astral', 'controls', 'newlines',
-];
+export { FEATURE_NAMES, type Features };
 
 /** Letters past this many in one run are not part of a dictionary word. */
 const LONG_RUN = 16;

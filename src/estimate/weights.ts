@@ -1,6 +1,6 @@
 // Token weights per character-class feature, and the safety factors the clamp applies on top.
 // Refit with `node scripts/calibrate.mjs` (see docs/CALIBRATION.md); do not hand-tune to one file.
-import type { Features } from './density.js';
+import type { Features } from './features.js';
 
 export type Weights = Record<keyof Features, number>;
 

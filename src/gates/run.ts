@@ -2,8 +2,9 @@
 // session state and the session transcript; none calls a model. The only blocking answer is a deny reason,
 // returned to io.ts; anything unexpected means no answer.
 import { regularFile, resolvedPath, type HookContext } from '../hooks/context.js';
-import type { HookName } from '../hooks/io.js';
-import { readTailBytes } from '../hooks/transcript.js';
+import { silentResult, type HookName, type HookResult, type Respond } from '../hooks/output.js';
+import { readTailBytes, toolUse } from '../hooks/transcript.js';
+import { isRecord } from '../state/record.js';
 import type { SessionState } from '../state/session.js';
 import type { Gate } from './names.js';
 import {
@@ -13,7 +14,7 @@ import {
   anyRejected, mustReread, readRecord, wasRejected, wasSeen, withDenied, withoutReread, withRead, withRejectedCall, withRejectedEdit, withSeen,
 } from './state.js';
 import {
-  agentTranscript, liveResults, readTail, REJECTION_TAIL_BYTES, toolUse, USER_REJECT, userRejections,
+  agentTranscript, liveResults, readTail, REJECTION_TAIL_BYTES, USER_REJECT, userRejections,
 } from './transcript.js';
 
 export { hookGates } from './names.js';
@@ -22,9 +23,8 @@ export { GATE_MATCHER, needsGateHook, parseGateList, withGateHook } from './inst
 /** With a gate on: a gate's deny wins over everything (the pager's clamp included); otherwise the pager answers
  * as it does with no gate (`respond`). A gate that fails says nothing, and the pager still answers. */
 export function respondWithGates(
-  name: HookName, json: unknown, ctx: HookContext, on: ReadonlySet<Gate>,
-  respond: (name: HookName, json: unknown, ctx: HookContext) => object | undefined,
-): object | undefined {
+  name: HookName, json: unknown, ctx: HookContext, on: ReadonlySet<Gate>, respond: Respond,
+): HookResult {
   if (name === 'pre' || name === 'gate') {
     let reason: string | undefined;
     try {
@@ -32,9 +32,9 @@ export function respondWithGates(
     } catch {
       reason = undefined;
     }
-    // Never "allow": a deny with its reason is the only blocking answer the project sends (ENGINE.md §7).
-    if (reason) return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } };
-    return name === 'gate' ? undefined : respond(name, json, ctx);
+    // Never "allow": a deny with its reason is the only blocking answer the project sends (docs/ENGINE.md §7).
+    if (reason) return { kind: 'deny', reason };
+    return name === 'gate' ? silentResult('no-gate-denied') : respond(name, json, ctx);
   }
   const out = respond(name, json, ctx);
   try {
@@ -74,10 +74,6 @@ function readFile(event: ToolEvent, json: Record<string, unknown>): { filePath: 
   const { startLine, numLines, totalLines } = file;
   if (![startLine, numLines, totalLines].every((n) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0)) return undefined;
   return { filePath, startLine: startLine as number, numLines: numLines as number, totalLines: totalLines as number };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** PreToolUse (Read from `pre`, other tools from `gate`): the deny reason of the first gate that stops the

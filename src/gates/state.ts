@@ -1,7 +1,7 @@
 // What the opt-in gates remember in the session state, and the pure rules that keep it small. Lives apart from
 // src/state/session.ts so that none of it is loaded while no gate is on; StateStore still does every write.
 import type { SessionState } from '../state/session.js';
-import { allFinite, isFiniteNumber, isRecord, setOwn } from '../state/record.js';
+import { allFinite, isFiniteNumber, isRecord, ownValue, setOwn } from '../state/record.js';
 
 /** Lines one Read returned (1-based, inclusive), and the call whose result holds them. */
 export interface ReadRange {
@@ -104,7 +104,7 @@ export function withRejectedEdit(state: SessionState, path: string, at: number):
 /** The file was read: its next Edit or Write may run. */
 export function withoutReread(state: SessionState, path: string): SessionState {
   const gates = gatesOf(state);
-  if (!Object.prototype.hasOwnProperty.call(gates.reread, path)) return state;
+  if (!Object.hasOwn(gates.reread, path)) return state;
   const reread = { ...gates.reread };
   delete reread[path];
   return put(state, { ...gates, reread });
@@ -145,7 +145,7 @@ function boundReads(reads: GateState['reads']): GateState['reads'] {
   all.sort((a, b) => b.r.at - a.r.at);
   const out: GateState['reads'] = {};
   for (const { agent, path, r } of all.slice(0, MAX_GATE_FILES)) {
-    if (!Object.prototype.hasOwnProperty.call(out, agent)) setOwn(out, agent, {});
+    if (!Object.hasOwn(out, agent)) setOwn(out, agent, {});
     setOwn(out[agent]!, path, r);
   }
   return out;
@@ -156,10 +156,6 @@ function keepNewestAt(entries: Record<string, number>, max: number): Record<stri
   const out: Record<string, number> = {};
   for (const [k, v] of kept) setOwn(out, k, v);
   return out;
-}
-
-function ownValue<T>(record: Record<string, T>, key: string): T | undefined {
-  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }
 
 

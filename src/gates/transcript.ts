@@ -4,6 +4,7 @@
 import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readTailBytes } from '../hooks/transcript.js';
+import { isRecord } from '../state/record.js';
 
 /** Enough for the last few hundred calls; an older result counts as gone, so the covered-reread gate keeps quiet. */
 export const TAIL_BYTES = 4 * 1024 * 1024;
@@ -11,8 +12,6 @@ export const TAIL_BYTES = 4 * 1024 * 1024;
 /** The engine's text for a tool result it cleared from the conversation. */
 const CLEARED = '[Old tool result content cleared]';
 const PERSISTED = '<persisted-output>';
-
-export interface ToolUse { name: string; input: Record<string, unknown> }
 
 /** Rejections are taken in at the very next gated call, so they are always near the end. */
 export const REJECTION_TAIL_BYTES = 1024 * 1024;
@@ -48,18 +47,6 @@ export function userRejections(jsonl: string): string[] {
     for (const b of blocks(r.message?.content)) if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') ids.push(b.tool_use_id);
   }
   return ids;
-}
-
-/** The tool_use block with this id (name and input as the engine recorded them), from the last line holding it. */
-export function toolUse(jsonl: string, toolUseId: string): ToolUse | undefined {
-  for (const record of linesHolding(jsonl, `"id":${JSON.stringify(toolUseId)}`, true)) {
-    const r = record as { type?: unknown; message?: { content?: unknown } };
-    if (r.type !== 'assistant') continue;
-    for (const b of blocks(r.message?.content)) {
-      if (b.type === 'tool_use' && b.id === toolUseId && typeof b.name === 'string' && isRecord(b.input)) return { name: b.name, input: b.input };
-    }
-  }
-  return undefined;
 }
 
 /** Of these tool_use_ids, those whose successful result the model still has: recorded after the last
@@ -226,8 +213,4 @@ function blocks(content: unknown): Record<string, unknown>[] {
 function textOf(content: unknown): string[] {
   if (typeof content === 'string') return [content];
   return blocks(content).map((b) => (typeof b.text === 'string' ? b.text : ''));
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

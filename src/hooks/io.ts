@@ -5,8 +5,10 @@ import type { Gate } from '../gates/names.js';
 import { StateStore, stateDir } from '../state/store.js';
 import type { HookContext } from './context.js';
 import { PostEvent, PreToolUse } from './input.js';
+import { silentResult, toWire, type HookAnswer, type HookName, type HookResult, type Respond } from './output.js';
 import { handlePost } from './post.js';
 import { handlePre, tooSmallToMatter } from './pre.js';
+import { appendTrace, traceLine, tracePath } from './trace.js';
 
 /** Past this the hook stops reading the file and passes the Read through. Generous on purpose: on a busy
  * machine dozens of parallel hooks share two cores, and the settings give each hook 10 s. */
@@ -15,13 +17,12 @@ export const SCAN_DEADLINE_MS = 7_000;
 export const LOCK_DEADLINE_MS = 8_500;
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
-/** `gate`: PreToolUse on the tools other than Read that an opt-in gate acts on (src/gates). */
-export type HookName = 'pre' | 'post' | 'gate';
-
 /** The gates switched on, and their code (dist/gates.cjs, loaded by cli.ts only when one is on). */
 export interface Gates {
   on: ReadonlySet<Gate>;
-  run: Pick<typeof import('../gates/run.js'), 'respondWithGates'>;
+  run: {
+    respondWithGates(name: HookName, json: unknown, ctx: HookContext, on: ReadonlySet<Gate>, respond: Respond): HookResult;
+  };
 }
 
 export function runHook(name: HookName, gates?: Gates): void {
@@ -30,8 +31,12 @@ export function runHook(name: HookName, gates?: Gates): void {
   // No gate on: `gate` has nothing to do, not even reading its input.
   if (name === 'gate' && !gates?.on.size) return;
   const raw = readStdin(started + SCAN_DEADLINE_MS);
-  const out = raw === undefined ? '' : answer(name, raw, contextFor(started), gates);
+  const run = raw === undefined ? { json: undefined, result: silentResult('no-input') }
+    : decide(name, raw, contextFor(started), gates);
+  const out = printed(run.result);
   if (out) writeStdout(out);
+  const trace = tracePath(process.env);
+  if (trace) appendTrace(trace, traceLine(name, run.json, run.result, started, Date.now()));
 }
 
 /** Written straight to fd 1: process.stdout would load the network stack on every Read. A reader that went
@@ -51,36 +56,55 @@ function writeStdout(text: string): void {
 
 /** Exactly what the hook prints for this stdin: one JSON line, or nothing. Never throws. */
 export function answer(name: HookName, raw: string, ctx: HookContext, gates?: Gates): string {
+  return printed(decide(name, raw, ctx, gates).result);
+}
+
+/** The parsed input (for the trace) and the outcome of one hook run. Never throws: a failure is a silence. */
+function decide(name: HookName, raw: string, ctx: HookContext, gates?: Gates): { json: unknown; result: HookResult } {
+  let json: unknown;
   try {
-    const json: unknown = JSON.parse(raw);
-    const output = gates?.on.size ? gates.run.respondWithGates(name, json, ctx, gates.on, respond) : respond(name, json, ctx);
-    return output ? `${JSON.stringify(output)}\n` : '';
+    json = JSON.parse(raw);
+  } catch {
+    return { json: undefined, result: silentResult('bad-json') };
+  }
+  try {
+    const result = gates?.on.size ? gates.run.respondWithGates(name, json, ctx, gates.on, respond) : respond(name, json, ctx);
+    return { json, result };
+  } catch (err) {
+    return { json, result: silentResult('error', err instanceof Error ? err.message.slice(0, 200) : undefined) };
+  }
+}
+
+function printed(result: HookResult): string {
+  try {
+    return result.kind === 'silent' ? '' : `${JSON.stringify(toWire(result))}\n`;
   } catch {
     return '';
   }
 }
 
-/** The decision for one parsed hook input, as the JSON the engine expects (or undefined: say nothing). */
-export function respond(name: HookName, json: unknown, ctx: HookContext): object | undefined {
-  if (name === 'gate') return undefined;
+/** The decision for one parsed hook input: an answer for the engine, or silence and why. */
+export function respond(name: HookName, json: unknown, ctx: HookContext): HookResult {
+  if (name === 'gate') return silentResult('no-gate-denied');
   if (name === 'pre') {
     // Most Reads are of small files: one stat answers them, before any parsing.
-    if (tooSmallToMatter(json, ctx.env)) return undefined;
+    if (tooSmallToMatter(json, ctx.env)) return silentResult('small-or-not-a-file');
     const event = PreToolUse.safeParse(json);
-    if (!event.success) return undefined;
+    if (!event.success) return silentResult('not-a-read-event');
     const decision = handlePre(event.data, ctx);
+    if ('pass' in decision) return silentResult(decision.pass);
     // Last line of the promise, whatever the handler computed: only `limit` lowered (and offset 0 → 1).
-    if (!decision || !onlyLowersLimit(event.data.tool_input, decision.updatedInput)) return undefined;
+    if (!onlyLowersLimit(event.data.tool_input, decision.updatedInput)) return silentResult('unsafe-rewrite');
     // Never a permissionDecision: the pager rewrites the window, it grants nothing.
-    const out: Record<string, unknown> = { hookEventName: 'PreToolUse', updatedInput: decision.updatedInput };
-    if (decision.additionalContext) out.additionalContext = decision.additionalContext;
-    return { hookSpecificOutput: out };
+    const rewrite: HookAnswer = { kind: 'rewrite', updatedInput: decision.updatedInput };
+    if (decision.additionalContext) rewrite.context = decision.additionalContext;
+    return rewrite;
   }
   const event = PostEvent.safeParse(json);
-  if (!event.success) return undefined;
+  if (!event.success) return silentResult('not-a-read-event');
   const note = handlePost(event.data, ctx);
-  if (!note) return undefined;
-  return { hookSpecificOutput: { hookEventName: event.data.hook_event_name, additionalContext: note } };
+  if (typeof note !== 'string') return silentResult(note.silent);
+  return { kind: 'note', event: event.data.hook_event_name, context: note };
 }
 
 /** True when `next` is `input` with a positive integer `limit` no larger than the one asked (any, when none
@@ -93,7 +117,7 @@ export function onlyLowersLimit(input: Record<string, unknown>, next: Record<str
   const keys = new Set([...Object.keys(input), ...Object.keys(next)]);
   for (const k of keys) {
     if (k === 'limit' || k === 'offset') continue;
-    if (!Object.prototype.hasOwnProperty.call(next, k) || !Object.prototype.hasOwnProperty.call(input, k)) return false;
+    if (!Object.hasOwn(next, k) || !Object.hasOwn(input, k)) return false;
     if (JSON.stringify(next[k]) !== JSON.stringify(input[k])) return false;
   }
   return true;

@@ -1,7 +1,7 @@
 // Every sentence the model is told. Pure. Factual statements, no imperatives (the hooks reference's advice),
 // each note well under the engine's 10,000-character inline limit.
 
-const PREFIX = 'read-ceiling-pager:';
+export const PREFIX = 'read-ceiling-pager:';
 const MAX_PATH = 160;
 
 /** A window that fits, or lines no Read window can hold, as the next step from a given line. */

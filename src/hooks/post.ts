@@ -2,6 +2,7 @@
 // after a refusal, learn the file's density from the engine's own count and name a window that fits.
 import { closeSync, openSync, readSync, constants } from 'node:fs';
 import { resolveCap } from '../estimate/cap.js';
+import { ownValue } from '../state/record.js';
 import { learnedRatio, withLearned, withoutPlan, type Plan, type SessionState } from '../state/session.js';
 import { regularFile, resolvedPath, type HookContext } from './context.js';
 import { ReadInput, type PostEvent, type PostToolUse, type PostToolUseFailure } from './input.js';
@@ -11,9 +12,24 @@ import { parseRefusal } from './refusal.js';
 import { classifyRead } from './request.js';
 import { modelInput } from './transcript.js';
 
-export function handlePost(event: PostEvent, ctx: HookContext): string | undefined {
+/** Why `post` says nothing, for the trace. */
+export type NoNoteReason =
+  | 'engine-page-or-empty' // the engine's own PARTIAL page (it carries its banner), or no lines returned
+  | 'whole-file-read' // no limit, not clamped by us: the result is complete
+  | 'reached-end-of-file'
+  | 'returned-all-asked'
+  | 'not-a-cap-refusal' // an error that is none of the engine's cap refusals
+  | 'not-a-window' // PDFs, allow_large
+  | 'not-a-regular-file'
+  | 'refused-window-unmeasured' // timed out, or nothing to measure
+  | 'timed-out-or-past-end'
+  | 'nothing-to-advise';
+export interface Silent { silent: NoNoteReason }
+const silent = (reason: NoNoteReason): Silent => ({ silent: reason });
+
+export function handlePost(event: PostEvent, ctx: HookContext): string | Silent {
   const state = ctx.store.read(event.session_id);
-  const stored = Object.prototype.hasOwnProperty.call(state.plans, event.tool_use_id) ? state.plans[event.tool_use_id] : undefined;
+  const stored = ownValue(state.plans, event.tool_use_id);
   if (stored) ctx.store.update(event.session_id, (s) => withoutPlan(s, event.tool_use_id));
   // A plan explains only the Read it was made for.
   const plan = stored && stored.file === resolvedPath(event.tool_input.file_path, event.cwd) ? stored : undefined;
@@ -22,24 +38,24 @@ export function handlePost(event: PostEvent, ctx: HookContext): string | undefin
     : afterRefusal(event, state, ctx);
 }
 
-function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: SessionState, ctx: HookContext): string | undefined {
+function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: SessionState, ctx: HookContext): string | Silent {
   const input = event.tool_input;
   const out = event.tool_response.file;
   // A PARTIAL page carries the engine's own banner; a read with no limit that we did not clamp is complete.
-  if (out.truncatedByTokenCap || out.numLines === 0) return undefined;
-  if (input.limit === undefined && !plan) return undefined;
+  if (out.truncatedByTokenCap || out.numLines === 0) return silent('engine-page-or-empty');
+  if (input.limit === undefined && !plan) return silent('whole-file-read');
 
   const returnedFirst = Math.max(1, out.startLine); // offset 0 labels line 1 as 0
   const returnedLast = returnedFirst + out.numLines - 1;
   const file = regularFile(input.file_path, event.cwd);
   // The engine counts the empty line after a final newline; nobody needs a window for it.
   const lastLine = file && endsWithNewline(file.path, file.stat.size) ? out.totalLines - 1 : out.totalLines;
-  if (returnedLast >= lastLine) return undefined;
+  if (returnedLast >= lastLine) return silent('reached-end-of-file');
 
   const asked = plan ? { first: plan.askedFirst, lines: plan.askedLines } : askedByModel(event, returnedFirst);
   const askedLast = asked.lines === undefined ? undefined : Math.min(asked.first + asked.lines - 1, lastLine);
   const end = askedLast ?? lastLine;
-  if (returnedLast >= end) return undefined;
+  if (returnedLast >= end) return silent('returned-all-asked');
 
   const cap = plan?.cap ?? resolveCap(ctx.env, state.cap).cap;
   const ratio = file ? learnedRatio(state, file.path, file.stat.size, file.stat.mtimeMs) : undefined;
@@ -79,14 +95,14 @@ function nextWindow(first: number, end: number, pageLines: number | undefined): 
   return { first, lines: pageLines === undefined ? rest : Math.min(pageLines, rest) };
 }
 
-function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookContext): string | undefined {
+function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookContext): string | Silent {
   const refusal = parseRefusal(event.error);
-  if (!refusal) return undefined;
+  if (!refusal) return silent('not-a-cap-refusal');
   const input = event.tool_input;
   const request = classifyRead(input);
-  if (request.kind === 'pass') return undefined; // allow_large and PDFs are counted differently
+  if (request.kind === 'pass') return silent('not-a-window'); // allow_large and PDFs are counted differently
   const file = regularFile(input.file_path, event.cwd);
-  if (!file) return undefined;
+  if (!file) return silent('not-a-regular-file');
   const { size, mtimeMs } = file.stat;
   const first = request.kind === 'whole' ? 1 : request.first;
   const maxLines = request.kind === 'window' ? request.lines : Infinity;
@@ -99,7 +115,7 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
   if (refusal.kind === 'tokens') {
     // The engine's count of this very window tells the file's density better than any prior.
     const refused = measureWindow(file.path, first, maxLines, ctx.deadline);
-    if (refused.scan.timedOut || refused.lines === 0 || refused.pointTokens <= 0) return undefined;
+    if (refused.scan.timedOut || refused.lines === 0 || refused.pointTokens <= 0) return silent('refused-window-unmeasured');
     cap = refusal.cap;
     ratio = refusal.tokens / refused.pointTokens;
     charsPerToken = refused.chars / refusal.tokens;
@@ -113,7 +129,7 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
 
   const budget = budgetFor(file.path, cap, ratio, maxLines);
   const fit = fitWindow(file.path, first, budget, ctx.deadline);
-  if (fit.scan.timedOut || fit.scan.startBeyondEnd) return undefined;
+  if (fit.scan.timedOut || fit.scan.startBeyondEnd) return silent('timed-out-or-past-end');
   const advice: RefusalAdvice = {
     path: input.file_path,
     refusedFirst: first,
@@ -128,7 +144,7 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
   if (fit.lines === 0) {
     const last = refusedLast ?? Number.MAX_SAFE_INTEGER;
     const past = skipOversize(file.path, first, last, budget, ctx.deadline);
-    if (!past?.oversize) return undefined;
+    if (!past?.oversize) return silent('nothing-to-advise');
     advice.oversize = past.oversize;
     if (past.nextFitting <= last) {
       const after = fitWindow(file.path, past.nextFitting, { ...budget, maxLines: last - past.nextFitting + 1 }, ctx.deadline);

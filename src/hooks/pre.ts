@@ -40,17 +40,17 @@ export type WindowPlan =
 /** The smallest cap sessions are known to run at (a server flag); below this size no window is at risk. */
 const SMALLEST_KNOWN_CAP = 10_000;
 
-export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | undefined {
+export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { pass: PassReason } {
   const input = event.tool_input;
-  if (classifyRead(input).kind === 'pass') return undefined;
+  if (classifyRead(input).kind === 'pass') return { pass: 'not-a-window' };
   const file = fileAtRisk(input.file_path, event.cwd, ctx.env);
-  if (!file) return undefined;
+  if (!file) return { pass: 'small-file' };
 
   const state = ctx.store.read(event.session_id);
   const cap = resolveCap(ctx.env, state.cap).cap;
   const ratio = learnedRatio(state, file.path, file.stat.size, file.stat.mtimeMs);
   const plan = planWindow(input, file, cap, ratio, ctx.deadline);
-  if (plan.kind === 'pass') return undefined;
+  if (plan.kind === 'pass') return { pass: plan.reason };
 
   const record: Plan = {
     file: file.path, size: file.stat.size, mtimeMs: file.stat.mtimeMs, askedFirst: plan.first, sentFirst: plan.first,

@@ -19,6 +19,7 @@ export function parseRefusal(error: string): Refusal | undefined {
   return undefined;
 }
 
-function toInt(s: string | undefined): number {
+/** A count as the engine prints it, thousands separators allowed (`31,000`). */
+export function toInt(s: string | undefined): number {
   return Number.parseInt((s ?? '').replace(/,/g, ''), 10);
 }

@@ -5,9 +5,16 @@ import { join } from 'node:path';
 export type Scope = 'user' | 'project' | 'local';
 export const SCOPES: readonly Scope[] = ['user', 'project', 'local'];
 
-/** The user's Claude directory: `CLAUDE_CONFIG_DIR` when set, as the engine does, else `~/.claude`. */
+/** The user's Claude directory: `CLAUDE_CONFIG_DIR` when set, as the engine does, else `~/.claude`. The engine
+ * takes the variable as one folder (docs/ENGINE.md §9); this is the only place the pager reads it. */
 export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
   return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude');
+}
+
+/** Every Claude directory that may hold transcripts: the engine's, and when `CLAUDE_CONFIG_DIR` is unset, also
+ * `~/.config/claude`, where older engines kept them. */
+export function claudeConfigDirs(env: NodeJS.ProcessEnv): string[] {
+  return env.CLAUDE_CONFIG_DIR ? [claudeConfigDir(env)] : [join(env.HOME || homedir(), '.config', 'claude'), claudeConfigDir(env)];
 }
 
 export function settingsFile(scope: Scope, env: NodeJS.ProcessEnv, projectDir: string): string {

@@ -1,10 +1,11 @@
 // The pager's three hook entries in a Claude Code settings object: recognise them, add them, remove them.
 // Pure functions over parsed JSON; every other key and hook is carried over untouched, in its order.
+import type { HookName } from '../hooks/output.js';
+import { isRecord } from '../state/record.js';
 
 export type HookEvent = 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure';
 /** `gate`: the opt-in gates' PreToolUse hook on the tools other than Read (written only with `install --gates`). */
-export type PagerHook = 'pre' | 'post' | 'gate';
-
+export type PagerHook = HookName;
 
 /** Which hook of the pager runs on which engine event (ENGINE.md §6: post handles both post events). */
 export const PAGER_EVENTS: ReadonlyArray<readonly [HookEvent, PagerHook]> = [
@@ -18,6 +19,9 @@ export const PAGER_TIMEOUT_S = 10;
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
+
+/** A JSON object of a settings file (src/state/record.ts's check, typed as settings JSON). */
+export const isObject = isRecord as (value: unknown) => value is JsonObject;
 
 /** What a settings file must look like for us to edit it; anything else is refused, never repaired. */
 export function shapeProblem(settings: Json): string | undefined {
@@ -217,8 +221,4 @@ export function removePagerHooks(settings: JsonObject, exactInvocations: readonl
   if (!changed) return { settings, changed: false };
   if (Object.keys(hooks).length === 0) delete next.hooks;
   return { settings: next, changed: true };
-}
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

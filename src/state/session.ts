@@ -1,5 +1,5 @@
 // What one session remembers, and the pure rules that keep it small.
-import { allFinite, isFiniteNumber, isRecord, setOwn } from './record.js';
+import { allFinite, isFiniteNumber, isRecord, ownValue, setOwn } from './record.js';
 
 /** What `pre` did to one Read, for `post` to explain. Keyed by tool_use_id. */
 export interface Plan {
@@ -62,7 +62,7 @@ export function withLearned(state: SessionState, path: string, learned: Learned,
 
 /** The learned ratio for a file, if the file is unchanged since it was learned. */
 export function learnedRatio(state: SessionState, path: string, size: number, mtimeMs: number): number | undefined {
-  const l = Object.prototype.hasOwnProperty.call(state.files, path) ? state.files[path] : undefined;
+  const l = ownValue(state.files, path);
   return l && l.size === size && l.mtimeMs === mtimeMs ? l.ratio : undefined;
 }
 

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { findToolInput } from '../../src/hooks/transcript';
+import { toolUse } from '../../src/hooks/transcript';
+
+const findToolInput = (jsonl: string, id: string) => toolUse(jsonl, id)?.input;
 
 const line = (id: string, input: object) => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', id, name: 'Read', input }] } });
 
-describe('findToolInput finds the model\'s own input in the transcript tail', () => {
+describe('toolUse finds the model\'s own call in the transcript tail', () => {
   it('by tool_use id, among parallel calls and other records', () => {
     const jsonl = [
       '{"type":"user","message":{"content":"go"}}',
@@ -20,5 +22,15 @@ describe('findToolInput finds the model\'s own input in the transcript tail', ()
     const jsonl = `ent":[{"type":"tool_use","id":"toolu_A","input":{}}]}}\n${line('to"lu', { file_path: '/q' })}\n`;
     expect(findToolInput(jsonl, 'toolu_A')).toBeUndefined();
     expect(findToolInput(jsonl, 'to"lu')).toEqual({ file_path: '/q' });
+  });
+});
+
+describe('toolUse reads only the assistant\'s tool_use records', () => {
+  it('skips a tool_result or user record that repeats the id, and gives the tool\'s name', () => {
+    const jsonl = [
+      line('toolu_A', { file_path: '/a', limit: 5 }),
+      '{"type":"user","message":{"content":[{"type":"tool_use","id":"toolu_A","name":"Read","input":{"file_path":"/x"}}]}}',
+    ].join('\n');
+    expect(toolUse(jsonl, 'toolu_A')).toEqual({ name: 'Read', input: { file_path: '/a', limit: 5 } });
   });
 });

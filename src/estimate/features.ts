@@ -1,0 +1,30 @@
+// The character-class features the estimate is a linear function of: tallied in density.ts, weighted in
+// weights.ts (a module of its own, so neither imports the other).
+
+/** The character-class features the estimate is a linear function of. */
+export interface Features {
+  letters: number; // ASCII letters
+  words: number; // runs of ASCII letters
+  bareWords: number; // of those, runs not after a space: identifiers after '.', '(', '_', markup, line starts
+  caseChanges: number; // lower→upper inside a letter run (camelCase splits tokens)
+  longRunLetters: number; // letters of a run past its 16th: hashes, base64, repeated patterns, not words
+  digits: number;
+  digitRuns: number;
+  punct: number; // ASCII punctuation and symbols
+  punctRuns: number; // runs of them ('");', '=>', '-->' are often one token)
+  spaceRuns: number; // runs of 2+ spaces or tabs (indentation, alignment)
+  spaceExtra: number; // characters of those runs beyond the first
+  hangul: number;
+  han: number;
+  kana: number;
+  otherLetters: number; // other scripts: Latin-1 accents, Cyrillic, Greek, Arabic, Hebrew, Thai, …
+  otherSymbols: number; // non-ASCII punctuation and symbols in the BMP (CJK punctuation, box drawing, …)
+  astral: number; // code points above U+FFFF: emoji, rare Han; counted once per pair
+  controls: number; // control characters other than tab
+  newlines: number;
+}
+
+export const FEATURE_NAMES: readonly (keyof Features)[] = [
+  'letters', 'words', 'bareWords', 'caseChanges', 'longRunLetters', 'digits', 'digitRuns', 'punct', 'punctRuns', 'spaceRuns', 'spaceExtra',
+  'hangul', 'han', 'kana', 'otherLetters', 'otherSymbols', 'astral', 'controls', 'newlines',
+];
