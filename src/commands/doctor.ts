@@ -1,19 +1,21 @@
 // `doctor`: gathers what decides whether the pager runs (settings files, plugins, cap, state directory, engine)
 // and hands it to the pure checks in install/diagnosis.ts. Reads only; writes nothing.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CAP_ENV, resolveCap } from '../estimate/cap.js';
 import { GATES_ENV } from '../gates/names.js';
 import {
-  bundleOf, exitCode, gateFindings, nodeFinding, pagerInvocations, pagerWirings, render, rivalFindings, rivalPreHooks, wiringFindings,
+  bundleOf, exitCode, gateFindings, nodeFinding, pagerInvocations, pagerWirings, render, rivalFindings, rivalPreHooks,
+  traceFinding, wiringFindings,
   type Finding, type Source,
 } from '../install/diagnosis.js';
 import { claudeConfigDir, installedPluginsFile, SCOPE_LABEL, SCOPES, settingsFile } from '../install/paths.js';
 import { parseSettings } from '../settings/format.js';
 import { hookCommands, isObject, isPagerCommand, type Json } from '../settings/hooks.js';
 import { isPagerBundle } from '../install/identify.js';
+import { TRACE_ENV, TRACE_MAX_BYTES } from '../hooks/trace.js';
 import { stateDir } from '../state/store.js';
 import { VERSION } from './version.js';
 
@@ -108,6 +110,9 @@ function diagnose(env: NodeJS.ProcessEnv, projectDir: string): Finding[] {
       : { level: 'ok', topic: 'state', text: `${dir} (writable)` });
   }
 
+  const trace = envSetting(TRACE_ENV, env, settingsObjects, sources);
+  findings.push(traceFinding(trace, trace ? traceFile(trace.value) : 'missing', TRACE_MAX_BYTES));
+
   const engine = spawnSync('claude', ['--version'], { encoding: 'utf8', timeout: 15_000, env });
   const version = engine.status === 0 ? /\d+\.\d+\.\d+\S*/.exec(engine.stdout)?.[0] : undefined;
   findings.push(version
@@ -158,6 +163,28 @@ function managedSettingsPath(): string | undefined {
   if (process.platform === 'linux') return '/etc/claude-code/managed-settings.json';
   if (process.platform === 'darwin') return '/Library/Application Support/ClaudeCode/managed-settings.json';
   return undefined;
+}
+
+/** The trace file as the hooks would meet it: its size, missing (and creatable), or why no line would land. */
+function traceFile(path: string): { size: number } | 'missing' | { problem: string } {
+  try {
+    const st = lstatSync(path);
+    if (!st.isFile()) return { problem: st.isSymbolicLink() ? 'it is a symbolic link (never followed)' : 'it is not a regular file' };
+    accessSync(path, constants.W_OK);
+    return { size: st.size };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') return { problem: code === 'EACCES' ? 'no write permission' : (err as Error).message };
+  }
+  // The hook creates the file, never its folder.
+  try {
+    if (!statSync(dirname(path)).isDirectory()) return { problem: `${dirname(path)} is not a directory` };
+    accessSync(dirname(path), constants.W_OK | constants.X_OK);
+    return 'missing';
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { problem: code === 'ENOENT' ? `${dirname(path)} does not exist` : code === 'EACCES' ? `no write permission on ${dirname(path)}` : (err as Error).message };
+  }
 }
 
 /** Why the pager could not write state under `dir`, or undefined when it can (or can create it). */

@@ -1,4 +1,5 @@
 // What `doctor` concludes from what it found: pure functions from facts to findings, lines and an exit code.
+import { isAbsolute } from 'node:path';
 import { GATES, GATES_ENV, GATES_ON_OTHER_TOOLS } from '../gates/names.js';
 import { isPagerCommand, readHandlers, type HookEvent, type Json, PAGER_EVENTS } from '../settings/hooks.js';
 
@@ -145,6 +146,23 @@ export function rivalFindings(rivals: readonly Wiring[]): Finding[] {
     topic: 'rival',
     text: `another PreToolUse hook on Read in ${r.source}: ${r.command} — if it also returns updatedInput, the hook that finishes last wins`,
   }));
+}
+
+/** The opt-in trace (src/hooks/trace.ts): off, on and where, or on but writing nothing. Never a failure. */
+export function traceFinding(setting: { value: string; from: string } | undefined,
+  file: { size: number } | 'missing' | { problem: string }, maxBytes: number): Finding {
+  if (!setting) return { level: 'ok', topic: 'trace', text: 'off (set READ_CEILING_PAGER_TRACE to a file path for a line per hook run)' };
+  const { value, from } = setting;
+  if (!isAbsolute(value)) {
+    return { level: 'warn', topic: 'trace', text: `READ_CEILING_PAGER_TRACE=${value} (${from}) is not an absolute path: no trace is written` };
+  }
+  if (typeof file === 'object' && 'problem' in file) {
+    return { level: 'warn', topic: 'trace', text: `on (${from}), but ${value} cannot be written: ${file.problem}` };
+  }
+  if (file !== 'missing' && file.size >= maxBytes) {
+    return { level: 'warn', topic: 'trace', text: `on (${from}), but ${value} is full (${file.size} bytes): delete it to go on` };
+  }
+  return { level: 'ok', topic: 'trace', text: `on (${from}): each hook run appends a line to ${value}` };
 }
 
 /** Nonzero exactly when something would stop the pager from running. */

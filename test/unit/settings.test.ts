@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  bundleOf, exitCode, nodeFinding, pagerInvocations, pagerWirings, rivalPreHooks, SUPPORTED_NODE, wiringFindings,
+  bundleOf, exitCode, nodeFinding, pagerInvocations, pagerWirings, rivalPreHooks, SUPPORTED_NODE, traceFinding,
+  wiringFindings,
   type Source,
 } from '../../src/install/diagnosis.js';
 import { unifiedDiff } from '../../src/settings/diff.js';
@@ -198,6 +199,17 @@ describe('unifiedDiff', () => {
 
 describe('diagnosis', () => {
   const settings = (label: string, s: JsonObject): Source => ({ label, settings: s, kind: 'settings' });
+
+  it('says whether the trace is on, where it writes, and when it would write nothing', () => {
+    const env = { value: '/tmp/t.jsonl', from: 'the environment' };
+    expect(traceFinding(undefined, 'missing', 100)).toMatchObject({ level: 'ok', text: expect.stringMatching(/^off /) });
+    expect(traceFinding(env, 'missing', 100))
+      .toEqual({ level: 'ok', topic: 'trace', text: 'on (the environment): each hook run appends a line to /tmp/t.jsonl' });
+    expect(traceFinding(env, { size: 99 }, 100).level).toBe('ok');
+    expect(traceFinding(env, { size: 100 }, 100)).toMatchObject({ level: 'warn', text: expect.stringContaining('is full') });
+    expect(traceFinding(env, { problem: 'no write permission' }, 100).level).toBe('warn');
+    expect(traceFinding({ value: 'rel.jsonl', from: 'x' }, 'missing', 100).text).toContain('not an absolute path');
+  });
 
   it('keeps the supported Node range equal to package.json engines', () => {
     const pkg = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { engines: { node: string } };
