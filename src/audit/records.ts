@@ -5,7 +5,7 @@
 // `api-request-blob` records repeat the same texts as sent to the API and are deliberately ignored.
 import { isRecord as isObject } from '../state/record.js';
 
-/** The model's Read input, coerced the way the engine coerces it (ENGINE.md §2). */
+/** The model's Read input, coerced the way the engine coerces it (docs/ENGINE.md §1). */
 export interface ReadWindow {
   path: string;
   /** First line, 1-based (offset 0 and absent both start at line 1). */
@@ -89,7 +89,7 @@ function userEvents(r: Record<string, unknown>, events: AuditEvent[]): void {
     const id = block.tool_use_id as string;
     const text = resultText(block.content);
     events.push({ kind: 'result', id, isError: block.is_error === true, text, file });
-    // Fallback mode (ENGINE.md §5.2): the banner rides inside the tool_result as a system-reminder.
+    // Fallback mode (docs/ENGINE.md §7.5): the banner rides inside the tool_result as a system-reminder.
     const at = text.indexOf(BANNER_MARK);
     if (at >= 0) events.push({ kind: 'banner', id, text: text.slice(at), source: 'inline' });
   }
@@ -105,7 +105,7 @@ function attachmentEvents(r: Record<string, unknown>, events: AuditEvent[]): voi
     const event = hookEvent(a);
     const parts = Array.isArray(a.content) ? a.content : [a.content];
     for (const part of parts) {
-      // Several hooks of one event arrive joined by newlines in one part (ENGINE.md §7).
+      // Several hooks of one event arrive joined by newlines in one part (docs/ENGINE.md §7.4).
       if (typeof part === 'string') for (const text of splitNotes(part)) events.push({ kind: 'context', id, event, text });
     }
   } else if (a.type === 'hook_success') {

@@ -1,5 +1,5 @@
 // The engine's PARTIAL banner and the pager's own notes, read back from a transcript. Pure. The banner texts are in
-// docs/ENGINE.md §8; the note texts are written by src/hooks/note.ts. Display text, so matched loosely.
+// docs/ENGINE.md §4; the note texts are written by src/hooks/note.ts. Display text, so matched loosely.
 import { PREFIX as NOTE_PREFIX } from '../hooks/note.js';
 import { toInt } from '../hooks/refusal.js';
 

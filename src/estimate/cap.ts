@@ -1,4 +1,4 @@
-// The engine's limits, as ENGINE.md §3–4 measured them on Claude Code 2.1.332.
+// The engine's limits, as docs/ENGINE.md §2–3 states them (verified on Claude Code 2.1.332).
 
 export const DEFAULT_CAP = 25_000;
 

@@ -32,7 +32,7 @@ export function respondWithGates(
     } catch {
       reason = undefined;
     }
-    // Never "allow": a deny with its reason is the only blocking answer the project sends (docs/ENGINE.md §7).
+    // Never "allow": a deny with its reason is the only blocking answer the project sends (docs/ENGINE.md §7.6).
     if (reason) return { kind: 'deny', reason };
     return name === 'gate' ? silentResult('no-gate-denied') : respond(name, json, ctx);
   }

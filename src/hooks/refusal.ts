@@ -1,4 +1,4 @@
-// The engine's Read errors are display text (ENGINE.md §10): matched loosely, and anything else is ignored.
+// The engine's Read errors are display text (docs/ENGINE.md §5): matched loosely, and anything else is ignored.
 
 export type Refusal =
   | { kind: 'tokens'; tokens: number; cap: number }

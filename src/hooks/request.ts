@@ -1,4 +1,4 @@
-// What kind of Read the model asked for, in the engine's terms (ENGINE.md §2–3). Pure.
+// What kind of Read the model asked for, in the engine's terms (docs/ENGINE.md §1–2). Pure.
 import type { ReadInput } from './input.js';
 
 export type ReadRequest =

@@ -7,14 +7,14 @@ export type HookEvent = 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure';
 /** `gate`: the opt-in gates' PreToolUse hook on the tools other than Read (written only with `install --gates`). */
 export type PagerHook = HookName;
 
-/** Which hook of the pager runs on which engine event (ENGINE.md §6: post handles both post events). */
+/** Which hook of the pager runs on which engine event (docs/ENGINE.md §5.5, §6.2: post handles both post events). */
 export const PAGER_EVENTS: ReadonlyArray<readonly [HookEvent, PagerHook]> = [
   ['PreToolUse', 'pre'],
   ['PostToolUse', 'post'],
   ['PostToolUseFailure', 'post'],
 ];
 
-/** Seconds. A hook past its timeout is killed and the Read runs unmodified (ENGINE.md §7), so keep it short. */
+/** Seconds. A hook past its timeout is killed and the Read runs unmodified (docs/ENGINE.md §7.8), so keep it short. */
 export const PAGER_TIMEOUT_S = 10;
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

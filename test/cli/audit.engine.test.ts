@@ -148,7 +148,7 @@ describe('audit of a bare engine session', () => {
   });
 });
 
-// The third: an API that refuses role:"system" turns puts the engine in fallback mode (ENGINE.md §5.2); the model
+// The third: an API that refuses role:"system" turns puts the engine in fallback mode (docs/ENGINE.md §7.5); the model
 // then gets the notes inside tool_results, and the transcripts must still be counted the same.
 describe.each([
   ['settings hooks', 'pager', false],

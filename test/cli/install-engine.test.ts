@@ -85,5 +85,5 @@ describe('installed, the real engine clamps a Read that would exceed the cap', (
     // State goes to the plugin's data directory, which survives plugin updates.
     const data = join(home, '.claude', 'plugins', 'data', 'read-ceiling-pager-read-ceiling-pager', 'state');
     expect(existsSync(data) && readdirSync(data).some((f) => f.endsWith('.json'))).toBe(true);
-  }, 180_000); // plugin install copies the clone and the session may take 10+ s (ENGINE.md §9)
+  }, 180_000); // plugin install copies the clone and the session may take 10+ s (docs/ENGINE.md §7.8)
 });

@@ -1,4 +1,4 @@
-// The engine's fallback mode (ENGINE.md §5.2, §11): an API that refuses role:"system" turns makes the engine
+// The engine's fallback mode (docs/ENGINE.md §7.5): an API that refuses role:"system" turns makes the engine
 // re-send without them and deliver hook contexts as <system-reminder> text inside the tool_result. The pager's
 // notes must reach the model that way too, after a clamp and after a refusal, and lead it through the file.
 import { afterAll, describe, expect, it } from 'vitest';

@@ -25,7 +25,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** What the engine returns for a window of a regular file (ENGINE.md §2, §4): BOM and UTF-16 decoded, CRLF as
+/** What the engine returns for a window of a regular file (docs/ENGINE.md §3.1): BOM and UTF-16 decoded, CRLF as
  * LF, lines split on LF, the empty line after a final newline counted. Undefined: the engine errors. */
 function engineRead(path: string, input: Record<string, any>) {
   let st;

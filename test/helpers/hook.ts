@@ -23,7 +23,7 @@ export function runHook(name: 'pre' | 'post', input: unknown, env: NodeJS.Proces
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, json };
 }
 
-/** What the engine's Read returns for a window (ENGINE.md §2, §6): lines split on \n, CRLF as LF,
+/** What the engine's Read returns for a window (docs/ENGINE.md §1.4, §3.1, §6.2): lines split on \n, CRLF as LF,
  * the empty line after a final newline counted. */
 export function engineRead(path: string, offset: number | undefined, limit: number | undefined) {
   const text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');

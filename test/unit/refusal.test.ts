@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRefusal } from '../../src/hooks/refusal';
 
-describe('parseRefusal reads the engine\'s own error texts (ENGINE.md §10)', () => {
+describe('parseRefusal reads the engine\'s own error texts (docs/ENGINE.md §5)', () => {
   it('takes the count and the cap from a token-cap refusal, whatever follows', () => {
     const error = 'File content (58000 tokens) exceeds maximum allowed tokens (25000). Use offset and limit parameters to read specific portions of the file, or search for specific content instead of reading the whole file. To read it anyway, up to what still fits in your context, call Read again with allow_large: true — only if you genuinely need all of it or the user asked for the whole file.';
     expect(parseRefusal(error)).toEqual({ kind: 'tokens', tokens: 58000, cap: 25000 });

@@ -1,4 +1,4 @@
-// Runs the real Claude Code engine headless (ENGINE.md §11): a fresh HOME, a clean environment, the stand-in as
+// Runs the real Claude Code engine headless (docs/ENGINE.md, "How"): a fresh HOME, a clean environment, the stand-in as
 // its API, the pager wired through the project's .claude/settings.json (or as a plugin), stream-json out.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

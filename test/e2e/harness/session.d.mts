@@ -70,7 +70,7 @@ export type EngineOptions = {
      */
     count?: ((text: string) => number) | undefined;
     /**
-     * The API refuses role:"system" turns: the engine's fallback mode (ENGINE.md §5.2).
+     * The API refuses role:"system" turns: the engine's fallback mode (docs/ENGINE.md §7.5).
      */
     refuseSystem?: boolean | undefined;
     /**

@@ -16,7 +16,7 @@ import { tokenizer } from './tokenizer.mjs';
  * @property {string} [tokenizerName] Defaults to $E2E_TOKENIZER, then o200k.
  * @property {number} [scale] Multiplies every count: a denser model.
  * @property {(text: string) => number} [count] count_tokens by this function instead of a tokenizer.
- * @property {boolean} [refuseSystem] The API refuses role:"system" turns: the engine's fallback mode (ENGINE.md §5.2).
+ * @property {boolean} [refuseSystem] The API refuses role:"system" turns: the engine's fallback mode (docs/ENGINE.md §7.5).
  * @property {boolean} [keepHome] Keep the engine's HOME and transcripts until removeTempDirs().
  * @property {number} [timeoutMs]
  * @property {any} [settings] See RunOptions.

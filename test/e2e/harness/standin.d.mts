@@ -2,7 +2,7 @@
  * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean, thinkMs?: number, classify?: (action: string) => boolean }} opts
  *   classify: plays the auto-mode classifier: given the action under review (its transcript line, for example
  *   `{"Bash":"make"}`), true blocks it. Without it the classifier gets "OK.", which the engine takes as no verdict.
- *   refuseSystem: answer 400 to any /v1/messages body holding a role:"system" message (ENGINE.md §11, fallback).
+ *   refuseSystem: answer 400 to any /v1/messages body holding a role:"system" message (docs/ENGINE.md §7.5).
  *   thinkMs: wait this long before each main-loop reply, as a real model does; the engine's transcript writes
  *   settle in that time, which tests of what the transcript shows at the next hook rely on.
  * @returns {Promise<StandIn>}
@@ -15,14 +15,14 @@ export function startStandIn({ policy, count, refuseSystem, thinkMs, classify }:
     classify?: (action: string) => boolean;
 }): Promise<StandIn>;
 /**
- * What the model sees: the tool results and every system text after its last message (ENGINE.md §11).
+ * What the model sees: the tool results and every system text after its last message (docs/ENGINE.md §7.4).
  * @param {any[]} messages
  * @returns {Observation}
  */
 export function observe(messages: any[]): Observation;
 /**
  * A tool_result's own text apart from the <system-reminder> blocks the engine appends in fallback mode, after
- * "\n\n" inside the string or as later text blocks of the content (ENGINE.md §5.2). A result that is nothing but a
+ * "\n\n" inside the string or as later text blocks of the content (docs/ENGINE.md §7.5). A result that is nothing but a
  * reminder (offset past EOF, an empty file) is the tool's own text and stays.
  * @param {unknown} raw
  * @returns {{ content: string, reminders: string[] }}
@@ -44,7 +44,7 @@ export type ToolOutcome = {
     isError: boolean;
     /**
      * Texts the engine delivered inside this tool_result as <system-reminder> blocks (its
-     * fallback mode, ENGINE.md §5.2), tags removed; they are in the Observation's context too.
+     * fallback mode, docs/ENGINE.md §7.5), tags removed; they are in the Observation's context too.
      */
     reminders: string[];
 };

@@ -1,7 +1,7 @@
-// A stand-in for the Messages API on 127.0.0.1 (ENGINE.md §11): it plays the model by a scripted policy and
+// A stand-in for the Messages API on 127.0.0.1 (docs/ENGINE.md, "How"): it plays the model by a scripted policy and
 // answers count_tokens with a real tokenizer. It records what it was asked, so tests can see what the model saw.
 // With refuseSystem it plays an API that rejects role:"system" turns, which puts the engine in its fallback mode
-// (ENGINE.md §5.2): hook contexts then reach the model as <system-reminder> text beside the tool_result.
+// (docs/ENGINE.md §7.5): hook contexts then reach the model as <system-reminder> text beside the tool_result.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 
@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
  * @property {string} content The tool's text, without any <system-reminder> the engine appended to it.
  * @property {boolean} isError
  * @property {string[]} reminders Texts the engine delivered inside this tool_result as <system-reminder> blocks (its
- *   fallback mode, ENGINE.md §5.2), tags removed; they are in the Observation's context too.
+ *   fallback mode, docs/ENGINE.md §7.5), tags removed; they are in the Observation's context too.
  * @typedef {object} Observation What the model sees when it is asked for its next message.
  * @property {number} turn Assistant messages so far (0 on the first request).
  * @property {string} [agent] Set when a subagent asks: the `prompt` of the Agent call that started it.
@@ -56,7 +56,7 @@ const SYSTEM_ROLE_REFUSAL = {
  * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean, thinkMs?: number, classify?: (action: string) => boolean }} opts
  *   classify: plays the auto-mode classifier: given the action under review (its transcript line, for example
  *   `{"Bash":"make"}`), true blocks it. Without it the classifier gets "OK.", which the engine takes as no verdict.
- *   refuseSystem: answer 400 to any /v1/messages body holding a role:"system" message (ENGINE.md §11, fallback).
+ *   refuseSystem: answer 400 to any /v1/messages body holding a role:"system" message (docs/ENGINE.md §7.5).
  *   thinkMs: wait this long before each main-loop reply, as a real model does; the engine's transcript writes
  *   settle in that time, which tests of what the transcript shows at the next hook rely on.
  * @returns {Promise<StandIn>}
@@ -256,7 +256,7 @@ function blockText(content) {
 }
 
 /**
- * What the model sees: the tool results and every system text after its last message (ENGINE.md §11).
+ * What the model sees: the tool results and every system text after its last message (docs/ENGINE.md §7.4).
  * @param {any[]} messages
  * @returns {Observation}
  */
@@ -293,7 +293,7 @@ const TRAILING_REMINDER = /\n\n<system-reminder>\n((?:(?!<\/system-reminder>)[\s
 
 /**
  * A tool_result's own text apart from the <system-reminder> blocks the engine appends in fallback mode, after
- * "\n\n" inside the string or as later text blocks of the content (ENGINE.md §5.2). A result that is nothing but a
+ * "\n\n" inside the string or as later text blocks of the content (docs/ENGINE.md §7.5). A result that is nothing but a
  * reminder (offset past EOF, an empty file) is the tool's own text and stays.
  * @param {unknown} raw
  * @returns {{ content: string, reminders: string[] }}
