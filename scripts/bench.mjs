@@ -45,7 +45,9 @@ function quality() {
     writeFileSync(path, text);
     const lines = text.split('\n');
     const count = (k, w) => (k === 'claude-dense' ? claudeDense(w) : tokenizers[k](w));
-    for (const m of methods) stats[m][cls] = Object.fromEntries(names.map((k) => [k, { windows: 0, refused: 0, fill: 0 }]));
+    for (const m of methods) {
+      stats[m][cls] = Object.fromEntries(names.map((k) => [k, { windows: 0, refused: 0, fill: 0 }]));
+    }
     const counted = new Map(); // the same window under two methods is tokenized once
     for (let s = 0; s < STARTS; s++) {
       const first = 1 + Math.floor((s / STARTS) * lines.length * 0.7);
@@ -62,7 +64,10 @@ function quality() {
         if (!counted.has(key)) {
           const window = lines.slice(first - 1, first - 1 + n).join('\n');
           const floor = window.length <= est.neverCountedChars(CAP, path);
-          counted.set(key, Object.fromEntries(names.map((k) => { const t = count(k, window); return [k, { t, refused: t > CAP && !floor }]; })));
+          counted.set(key, Object.fromEntries(names.map((k) => {
+            const t = count(k, window);
+            return [k, { t, refused: t > CAP && !floor }];
+          })));
         }
         for (const k of names) {
           const st = stats[m][cls][k];

@@ -64,7 +64,9 @@ const agg = {};
 for (const r of fitRows) {
   const k = FIGURE_OF[r.cls];
   if (!k) continue;
-  const a = (agg[k] ??= { chars: 0, counts: Object.fromEntries(TOKEN_CLASSES.map((c) => [c, 0])), longRunChars: 0, longRunTokens: 0 });
+  const a = (agg[k] ??= {
+    chars: 0, counts: Object.fromEntries(TOKEN_CLASSES.map((c) => [c, 0])), longRunChars: 0, longRunTokens: 0,
+  });
   a.chars += r.chars;
   for (const c of TOKEN_CLASSES) a.counts[c] += r.byClass.counts[c];
   a.longRunChars += r.byClass.longRunChars;
@@ -152,7 +154,9 @@ for (let round = 0; round < 12; round++) {
 // weight: a handful of occurrences cannot tell its cost from the noise of the chunks around them.
 const MIN_SUPPORT = 500;
 const seen = FEATURE_NAMES.map((_, i) => xs.reduce((s, x) => s + x[i], 0) >= MIN_SUPPORT);
-const fitted = Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, seen[i] ? Math.round(beta[i] * 1000) / 1000 : PRIOR[n]]));
+const fitted = Object.fromEntries(
+  FEATURE_NAMES.map((n, i) => [n, seen[i] ? Math.round(beta[i] * 1000) / 1000 : PRIOR[n]]),
+);
 
 // --- Tables. -----------------------------------------------------------------------------------------
 const predict = (r, w) => FEATURE_NAMES.reduce((s, n) => s + r.f[n] * w[n], 0);

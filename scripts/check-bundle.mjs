@@ -1,6 +1,7 @@
 // Fails when the committed dist/cli.cjs is not what a fresh build of the committed sources produces.
 // The plugin runs the committed bundle straight from a clone (no build step), so it must never drift.
-// It builds the sources of HEAD (or the commit given as the argument) in a temporary directory, so uncommitted work neither hides nor fakes a drift;
+// It builds the sources of HEAD (or the commit given as the argument) in a temporary directory, so uncommitted
+// work neither hides nor fakes a drift;
 // outside a git checkout it builds the working tree and compares with the working tree's bundle.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';

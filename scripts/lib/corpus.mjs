@@ -3,7 +3,7 @@
 // its path: "fit" files calibrate the weights, "held" files are what the benchmark and held-out errors use.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, extname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { root } from './load-src.mjs';
 
@@ -33,7 +33,13 @@ const avgLine = (t) => t.length / Math.max(1, t.split('\n').length);
 /** Seeded PRNG, so generated classes are the same on every run. */
 export function rng(seed) {
   let s = seed >>> 0;
-  return () => { s = (s + 0x6d2b79f5) >>> 0; let t = s; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 function generated(kind, seed, size) {
@@ -48,7 +54,9 @@ function generated(kind, seed, size) {
       const cols = 3 + Math.floor(r() * 6);
       line = Array.from({ length: cols }, () => {
         const k = r();
-        return k < 0.3 ? String(Math.floor(r() * 1e6)) : k < 0.6 ? (r() * 1000 - 500).toFixed(4) : k < 0.8 ? String(Math.floor(r() * 100)) : (r() * 1e9).toExponential(3);
+        return k < 0.3 ? String(Math.floor(r() * 1e6))
+          : k < 0.6 ? (r() * 1000 - 500).toFixed(4)
+            : k < 0.8 ? String(Math.floor(r() * 100)) : (r() * 1e9).toExponential(3);
       }).join(r() < 0.5 ? ',' : '\t');
     } else if (kind === 'logs') {
       const ts = new Date(1.7e12 + Math.floor(r() * 3e10)).toISOString();

@@ -6,7 +6,9 @@ import { countTokens as claudeLegacy } from '@anthropic-ai/tokenizer';
 import llama3 from 'llama3-tokenizer-js';
 
 /** Characters per token on Claude 4.7 (public count_tokens figures); the level the Claude-dense tokenizer hits. */
-export const CLAUDE_47_CHARS_PER_TOKEN = { prose: 3.6, ts: 2.7, python: 3.1, html: 2.3, json: 2.5, ko: 1.6, repeat: 1.5 };
+export const CLAUDE_47_CHARS_PER_TOKEN = {
+  prose: 3.6, ts: 2.7, python: 3.1, html: 2.3, json: 2.5, ko: 1.6, repeat: 1.5,
+};
 
 // Special-token text such as <|endoftext|> inside a file is plain text to a Read.
 const PLAIN = { disallowedSpecial: new Set() };

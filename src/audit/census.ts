@@ -30,7 +30,8 @@ export interface Tally {
   /** One lost round trip per refused Read. */
   roundsLost: number;
   partialPages: number;
-  /** Where each PARTIAL page was seen: its attachment record, inside the result text (fallback mode), or only the result's flag. */
+  /** Where each PARTIAL page was seen: its attachment record, inside the result text (fallback mode), or only the
+   * result's flag. */
   partialSources: { attachment: number; inline: number; flagOnly: number };
   /** PARTIAL pages that were a character excerpt of very long lines. */
   singleLineExcerpts: number;
@@ -165,7 +166,9 @@ export class Census {
       const sessionId = stringField(buf, 'sessionId');
       const at = stringField(buf, 'timestamp');
       const time = at === undefined ? undefined : Date.parse(at);
-      if (sessionId && (time === undefined || !Number.isFinite(time) || (time >= this.opts.since && time <= this.opts.until))) {
+      const inPeriod = time === undefined || !Number.isFinite(time)
+        || (time >= this.opts.since && time <= this.opts.until);
+      if (sessionId && inPeriod) {
         this.sessions.add(sessionId);
         if (this.opts.byProject) this.project(t.project).sessions.add(sessionId);
       }
@@ -286,19 +289,27 @@ export class Census {
 
   report(): CensusReport {
     this.endTranscript();
-    const totals = { ...this.totals, sessions: this.sessions.size, pager: { ...this.totals.pager, sessions: this.pagerSessions.size } };
+    const pager = { ...this.totals.pager, sessions: this.pagerSessions.size };
+    const totals = { ...this.totals, sessions: this.sessions.size, pager };
     const projects = this.opts.byProject
       ? [...this.projects.entries()]
-        .map(([project, p]) => ({ project, ...p.tally, sessions: p.sessions.size, pager: { ...p.tally.pager, sessions: p.pagerSessions.size } }))
+        .map(([project, p]) => ({
+          project, ...p.tally, sessions: p.sessions.size, pager: { ...p.tally.pager, sessions: p.pagerSessions.size },
+        }))
         .filter((p) => p.sessions > 0 || p.reads > 0)
         .sort((a, b) => affected(b) - affected(a) || b.reads - a.reads || a.project.localeCompare(b.project))
       : undefined;
     const files = [...this.files.values()]
       .filter((f) => f.refusals + f.partialPages + f.clamps > 0)
-      .sort((a, b) => (b.refusals + b.partialPages + b.clamps) - (a.refusals + a.partialPages + a.clamps) || b.reads - a.reads || a.path.localeCompare(b.path))
+      .sort((a, b) => (b.refusals + b.partialPages + b.clamps) - (a.refusals + a.partialPages + a.clamps)
+        || b.reads - a.reads || a.path.localeCompare(b.path))
       .slice(0, this.opts.topFiles ?? 10);
     return {
-      period: { days: this.opts.days, since: new Date(this.opts.since).toISOString(), until: new Date(this.opts.until).toISOString() },
+      period: {
+        days: this.opts.days,
+        since: new Date(this.opts.since).toISOString(),
+        until: new Date(this.opts.until).toISOString(),
+      },
       scan: { ...this.scan, unknownTypes: { ...this.scan.unknownTypes } },
       totals,
       projects,
@@ -389,7 +400,8 @@ function callFacts(call: Call, later: Call[], pagerInTranscript: boolean): CallF
     retried: refused && next !== undefined,
     partial,
     pagedOn: partial !== undefined && later.some((c) => c.window.first > 1),
-    bannerFollowed: partial !== undefined && bannerAdvice !== undefined && next !== undefined && follows(next.window, bannerAdvice),
+    bannerFollowed: partial !== undefined && bannerAdvice !== undefined && next !== undefined
+      && follows(next.window, bannerAdvice),
     clamp: call.clamp ? (call.clamp.pager ? 'pager' : 'other') : undefined,
     advice: advice === undefined ? undefined : next === undefined ? 'none' : follows(next.window, advice) ? 'followed' : 'other',
     pagerAtWork: pagerInTranscript,

@@ -144,7 +144,8 @@ export function readWindow(input: unknown): ReadWindow | undefined {
   const special = input.pages !== undefined || (input.allow_large !== undefined && input.allow_large !== false);
   const first = offset !== undefined && offset > 0 ? offset : 1;
   const lines = limit !== undefined && limit > 0 ? limit : undefined;
-  return { path: input.file_path, first, lines, special, whole: lines === undefined && first === 1 && input.pages === undefined };
+  const whole = lines === undefined && first === 1 && input.pages === undefined;
+  return { path: input.file_path, first, lines, special, whole };
 }
 
 function toInt(v: unknown): number | undefined {

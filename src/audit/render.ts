@@ -74,7 +74,10 @@ export function renderReport(r: CensusReport): string {
 
 function projectTable(projects: Array<{ project: string } & Tally>): string {
   const head = ['sessions', 'reads', 'refused', 'partial', 'clamped', 'saved'];
-  const rows = projects.map((p) => [p.project, p.sessions, p.reads, p.tokenRefusals + p.sizeRefusals + p.rangeRefusals, p.partialPages, p.pager.clamps, p.pager.roundsSaved] as const);
+  const rows = projects.map((p) => [
+    p.project, p.sessions, p.reads, p.tokenRefusals + p.sizeRefusals + p.rangeRefusals, p.partialPages, p.pager.clamps,
+    p.pager.roundsSaved,
+  ] as const);
   return table('By project', head, rows);
 }
 

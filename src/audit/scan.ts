@@ -93,7 +93,9 @@ export async function readTranscript(t: Transcript, census: Census, onBytes?: (n
         if (nl > start) census.lineBytes(chunk.subarray(start, nl));
         start = nl + 1;
       }
-      if (start < chunk.length) carry = carry ? Buffer.concat([carry, chunk.subarray(start)]) : Buffer.from(chunk.subarray(start));
+      if (start < chunk.length) {
+        carry = carry ? Buffer.concat([carry, chunk.subarray(start)]) : Buffer.from(chunk.subarray(start));
+      }
     }
     if (carry) census.lineBytes(carry);
   } catch {

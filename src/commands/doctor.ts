@@ -54,7 +54,8 @@ function diagnose(env: NodeJS.ProcessEnv, projectDir: string): Finding[] {
   const settingsObjects = sources.map((s) => (isObject(s.settings) ? s.settings : {}));
   const enabled = new Map<string, boolean>();
   for (const s of settingsObjects) {
-    if (isObject(s.enabledPlugins)) for (const [id, on] of Object.entries(s.enabledPlugins)) enabled.set(id, on === true);
+    if (!isObject(s.enabledPlugins)) continue;
+    for (const [id, on] of Object.entries(s.enabledPlugins)) enabled.set(id, on === true);
   }
   const installed = installedPlugins(env);
   const missing: Array<{ source: string; path: string }> = [];
@@ -74,7 +75,9 @@ function diagnose(env: NodeJS.ProcessEnv, projectDir: string): Finding[] {
   const wirings = pagerWirings(sources, known);
   for (const w of wirings) {
     const bundle = bundleOf(w.command);
-    if (bundle && !existsSync(bundle) && !missing.some((m) => m.path === bundle)) missing.push({ source: w.source, path: bundle });
+    if (bundle && !existsSync(bundle) && !missing.some((m) => m.path === bundle)) {
+      missing.push({ source: w.source, path: bundle });
+    }
   }
   const disabledBy = sources.find((s) => s.kind === 'settings' && isObject(s.settings) && s.settings.disableAllHooks === true);
   findings.push(...wiringFindings({ wirings, missing, hooksDisabledBy: disabledBy?.label }));
@@ -122,7 +125,9 @@ function diagnose(env: NodeJS.ProcessEnv, projectDir: string): Finding[] {
 }
 
 /** A variable as the hooks see it: a settings file's `env` (the last, by precedence) over the shell's. */
-function envSetting(name: string, env: NodeJS.ProcessEnv, settings: readonly Json[], sources: readonly Source[]): { value: string; from: string } | undefined {
+function envSetting(
+  name: string, env: NodeJS.ProcessEnv, settings: readonly Json[], sources: readonly Source[],
+): { value: string; from: string } | undefined {
   for (let i = settings.length - 1; i >= 0; i--) {
     const s = settings[i]!;
     const block = isObject(s) ? s.env : undefined;
@@ -141,7 +146,9 @@ function readSource(label: string, path: string, kind: Source['kind']): Source {
     return { label, settings: undefined, parseError: (err as Error).message, kind };
   }
   const parsed = parseSettings(text);
-  return parsed.ok ? { label, settings: parsed.settings, kind } : { label, settings: undefined, parseError: parsed.reason, kind };
+  return parsed.ok
+    ? { label, settings: parsed.settings, kind }
+    : { label, settings: undefined, parseError: parsed.reason, kind };
 }
 
 /** `name@marketplace` → install path, from the engine's own record of installed plugins. */

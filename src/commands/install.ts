@@ -8,7 +8,8 @@ import { readSettingsText, writeSettingsText } from '../install/settings-file.js
 import { unifiedDiff } from '../settings/diff.js';
 import { formatSettings, parseSettings } from '../settings/format.js';
 import {
-  hookCommands, mergePagerHooks, nodeInvocation, pagerCommand, PAGER_EVENTS, PAGER_TIMEOUT_S, removePagerHooks, shapeProblem,
+  hookCommands, mergePagerHooks, nodeInvocation, pagerCommand, PAGER_EVENTS, PAGER_TIMEOUT_S, removePagerHooks,
+  shapeProblem,
   type JsonObject,
 } from '../settings/hooks.js';
 

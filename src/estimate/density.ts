@@ -25,7 +25,8 @@ for (let c = 0; c < 128; c++) {
 
 export function emptyFeatures(): Features {
   return {
-    letters: 0, words: 0, bareWords: 0, caseChanges: 0, longRunLetters: 0, digits: 0, digitRuns: 0, punct: 0, punctRuns: 0, spaceRuns: 0, spaceExtra: 0,
+    letters: 0, words: 0, bareWords: 0, caseChanges: 0, longRunLetters: 0, digits: 0, digitRuns: 0, punct: 0,
+    punctRuns: 0, spaceRuns: 0, spaceExtra: 0,
     hangul: 0, han: 0, kana: 0, otherLetters: 0, otherSymbols: 0, astral: 0, controls: 0, newlines: 0,
   };
 }

@@ -84,7 +84,9 @@ function scanFd(fd: number, startLine: number, fit: WindowFit, deadline: number)
  * within the never-counted floor fits whole, which a byte search shows without decoding or estimating it. */
 const MAX_BYTE_LOOKAHEAD = 256 * 1024;
 
-function shortWindow(fd: number, at: number, maxLines: number, floor: number): { lines: number; bytes: number; eof: boolean } | undefined {
+function shortWindow(
+  fd: number, at: number, maxLines: number, floor: number,
+): { lines: number; bytes: number; eof: boolean } | undefined {
   const buf = Buffer.allocUnsafe(floor + 1);
   const n = readSync(fd, buf, 0, floor + 1, at);
   let lines = 1;

@@ -25,7 +25,9 @@ export function parseGateList(value: string): string[] | string {
 
 /** Settings with exactly one gate hook running `invocation` when the gates need it, and none otherwise (so
  * installing again without gates switches them off). Applied after mergePagerHooks; nothing else moves. */
-export function withGateHook(prev: MergeResult, invocation: string, timeout: number, known: readonly string[], gates: readonly string[]): MergeResult {
+export function withGateHook(
+  prev: MergeResult, invocation: string, timeout: number, known: readonly string[], gates: readonly string[],
+): MergeResult {
   const next = structuredClone(prev.settings);
   const command = pagerCommand(invocation, 'gate', gates);
   const hooks: JsonObject = isObject(next.hooks) ? next.hooks : {};

@@ -22,7 +22,9 @@ export function returnedLines(file: { startLine: number; numLines: number }): Li
 }
 
 /** The earlier Reads that together cover `want` (touching ranges join), or undefined when they do not. */
-export function coveringReads(ranges: readonly ReadRange[], want: Lines): { span: Lines; reads: ReadRange[] } | undefined {
+export function coveringReads(
+  ranges: readonly ReadRange[], want: Lines,
+): { span: Lines; reads: ReadRange[] } | undefined {
   const sorted = [...ranges].sort((a, b) => a.first - b.first || b.last - a.last);
   let span: Lines | undefined;
   let reads: ReadRange[] = [];

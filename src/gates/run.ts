@@ -8,10 +8,12 @@ import { isRecord } from '../state/record.js';
 import type { SessionState } from '../state/session.js';
 import type { Gate } from './names.js';
 import {
-  callHash, coveredReason, coveringReads, isFileEdit, rejectedReason, requestedLines, rereadReason, returnedLines, windowKey,
+  callHash, coveredReason, coveringReads, isFileEdit, rejectedReason, requestedLines, rereadReason, returnedLines,
+  windowKey,
 } from './rules.js';
 import {
-  anyRejected, mustReread, readRecord, wasRejected, wasSeen, withDenied, withoutReread, withRead, withRejectedCall, withRejectedEdit, withSeen,
+  anyRejected, mustReread, readRecord, wasRejected, wasSeen, withDenied, withoutReread, withRead, withRejectedCall,
+  withRejectedEdit, withSeen,
 } from './state.js';
 import {
   agentTranscript, liveResults, readTail, REJECTION_TAIL_BYTES, USER_REJECT, userRejections,
@@ -66,7 +68,9 @@ function toolEvent(json: unknown): ToolEvent | undefined {
 
 /** Lines a successful Read returned, as PostToolUse reports them. Only a text result carries the lines
  * themselves: an image, a notebook or an "unchanged since last read" stub (in the engine's code) does not. */
-function readFile(event: ToolEvent, json: Record<string, unknown>): { filePath: string; startLine: number; numLines: number; totalLines: number } | undefined {
+function readFile(
+  event: ToolEvent, json: Record<string, unknown>,
+): { filePath: string; startLine: number; numLines: number; totalLines: number } | undefined {
   const response = json.tool_response;
   const file = isRecord(response) && response.type === 'text' && isRecord(response.file) ? response.file : undefined;
   const filePath = event.tool_input.file_path;
@@ -128,7 +132,8 @@ export function gateAfterRead(json: unknown, gates: ReadonlySet<Gate>, ctx: Hook
   const lines = returnedLines(read);
   const agent = event.agent_id ?? '';
   const bytes = gates.has('edit-after-reject')
-    ? readTailBytes(agentTranscript(event.transcript_path, event.session_id, event.agent_id), REJECTION_TAIL_BYTES) : undefined;
+    ? readTailBytes(agentTranscript(event.transcript_path, event.session_id, event.agent_id), REJECTION_TAIL_BYTES)
+    : undefined;
   const tail = bytes?.includes(USER_REJECT) ? bytes.toString('utf8') : undefined;
   ctx.store.update(event.session_id, (s) => {
     // A rejection not yet taken in came before this Read: take it in first, so this Read answers it.
@@ -144,7 +149,9 @@ export function gateAfterRead(json: unknown, gates: ReadonlySet<Gate>, ctx: Hook
 }
 
 /** The session state with every user rejection in the transcript tail taken in once. */
-function takeInRejections(event: ToolEvent, tail: string, gates: ReadonlySet<Gate>, ctx: HookContext, cwd: unknown, state: SessionState): SessionState {
+function takeInRejections(
+  event: ToolEvent, tail: string, gates: ReadonlySet<Gate>, ctx: HookContext, cwd: unknown, state: SessionState,
+): SessionState {
   if (!userRejections(tail).some((id) => !wasSeen(state, id))) return state;
   let after = state;
   const saved = ctx.store.update(event.session_id, (s) => (after = withRejections(s, tail, gates, ctx.now, cwd)));
@@ -152,7 +159,9 @@ function takeInRejections(event: ToolEvent, tail: string, gates: ReadonlySet<Gat
   return saved ? after : withRejections(state, tail, gates, ctx.now, cwd);
 }
 
-function withRejections(state: SessionState, tail: string, gates: ReadonlySet<Gate>, now: number, cwd: unknown): SessionState {
+function withRejections(
+  state: SessionState, tail: string, gates: ReadonlySet<Gate>, now: number, cwd: unknown,
+): SessionState {
   const fresh = userRejections(tail).filter((id) => !wasSeen(state, id));
   if (fresh.length === 0) return state;
   let next = state;
@@ -167,7 +176,9 @@ function withRejections(state: SessionState, tail: string, gates: ReadonlySet<Ga
   return withSeen(next, fresh, now);
 }
 
-function coveredRead(event: ToolEvent, cwd: unknown, state: SessionState, transcript: string | undefined, ctx: HookContext): string | undefined {
+function coveredRead(
+  event: ToolEvent, cwd: unknown, state: SessionState, transcript: string | undefined, ctx: HookContext,
+): string | undefined {
   const filePath = event.tool_input.file_path;
   if (typeof filePath !== 'string') return undefined;
   const file = regularFile(filePath, cwd);

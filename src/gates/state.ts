@@ -57,7 +57,9 @@ function put(state: SessionState, gates: GateState): SessionState {
 }
 
 /** The record of a file's Reads by an agent, if the file is unchanged since. */
-export function readRecord(state: SessionState, agent: string, path: string, size: number, mtimeMs: number): ReadRecord | undefined {
+export function readRecord(
+  state: SessionState, agent: string, path: string, size: number, mtimeMs: number,
+): ReadRecord | undefined {
   const byAgent = ownValue(gatesOf(state).reads, agent);
   const r = byAgent ? ownValue(byAgent, path) : undefined;
   return r && r.size === size && r.mtimeMs === mtimeMs ? r : undefined;
@@ -140,7 +142,8 @@ export function wasSeen(state: SessionState, toolUseId: string): boolean {
 
 /** At most MAX_GATE_FILES files over all agents: the least recently read go first. */
 function boundReads(reads: GateState['reads']): GateState['reads'] {
-  const all = Object.entries(reads).flatMap(([agent, files]) => Object.entries(files).map(([path, r]) => ({ agent, path, r })));
+  const all = Object.entries(reads)
+    .flatMap(([agent, files]) => Object.entries(files).map(([path, r]) => ({ agent, path, r })));
   if (all.length <= MAX_GATE_FILES) return reads;
   all.sort((a, b) => b.r.at - a.r.at);
   const out: GateState['reads'] = {};
@@ -164,7 +167,9 @@ function keepNewestAt(entries: Record<string, number>, max: number): Record<stri
 export function withinBytes(gates: GateState, maxBytes: number): GateState {
   let size = Buffer.byteLength(JSON.stringify(gates));
   if (size <= maxBytes) return gates;
-  const next: GateState = { reads: {}, rejected: { ...gates.rejected }, reread: { ...gates.reread }, seen: { ...gates.seen } };
+  const next: GateState = {
+    reads: {}, rejected: { ...gates.rejected }, reread: { ...gates.reread }, seen: { ...gates.seen },
+  };
   for (const [agent, files] of Object.entries(gates.reads)) setOwn(next.reads, agent, { ...files });
   const entries = [
     ...Object.entries(gates.reads).flatMap(([agent, files]) => Object.entries(files).map(([path, r]) => ({
@@ -198,7 +203,10 @@ export function normalizeGates(raw: Record<string, unknown>): GateState {
           && typeof x.toolUseId === 'string' && (x.first as number) >= 1 && (x.last as number) >= (x.first as number))
           .slice(0, MAX_RANGES_PER_FILE);
         const denied = r.denied.filter((d): d is string => typeof d === 'string').slice(-MAX_DENIED_PER_FILE);
-        setOwn(kept, path, { mtimeMs: r.mtimeMs as number, size: r.size as number, totalLines: r.totalLines as number, ranges, denied, at: r.at as number });
+        setOwn(kept, path, {
+          mtimeMs: r.mtimeMs as number, size: r.size as number, totalLines: r.totalLines as number, ranges, denied,
+          at: r.at as number,
+        });
       }
       setOwn(gates.reads, agent, kept);
     }

@@ -17,14 +17,18 @@ const PERSISTED = '<persisted-output>';
 export const REJECTION_TAIL_BYTES = 1024 * 1024;
 
 /** The last `bytes` of the transcript, and whether that is all of it; undefined when there is none to read. */
-export function readTail(path: string | undefined, bytes = TAIL_BYTES): { text: string; fromStart: boolean } | undefined {
+export function readTail(
+  path: string | undefined, bytes = TAIL_BYTES,
+): { text: string; fromStart: boolean } | undefined {
   const buf = readTailBytes(path, bytes);
   return buf && { text: buf.toString('utf8'), fromStart: buf.length < bytes };
 }
 
 /** A subagent's own transcript (<session dir>/subagents/agent-<id>.jsonl) when the engine keeps one, else the
  * session's: a subagent's results live in its own file. */
-export function agentTranscript(transcriptPath: string | undefined, sessionId: string, agentId: string | undefined): string | undefined {
+export function agentTranscript(
+  transcriptPath: string | undefined, sessionId: string, agentId: string | undefined,
+): string | undefined {
   if (!transcriptPath || !agentId || !/^[A-Za-z0-9_-]{1,128}$/.test(agentId) || !/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) return transcriptPath;
   const own = join(dirname(transcriptPath), sessionId, 'subagents', `agent-${agentId}.jsonl`);
   try {
@@ -42,7 +46,9 @@ export const USER_REJECT = '"user_reject"';
 export function userRejections(jsonl: string): string[] {
   const ids: string[] = [];
   for (const record of linesHolding(jsonl, USER_REJECT)) {
-    const r = record as { type?: unknown; permissionDecision?: { decision?: unknown; source?: unknown }; message?: { content?: unknown } };
+    const r = record as {
+      type?: unknown; permissionDecision?: { decision?: unknown; source?: unknown }; message?: { content?: unknown };
+    };
     if (r.type !== 'user' || r.permissionDecision?.decision !== 'reject' || r.permissionDecision.source !== 'user_reject') continue;
     for (const b of blocks(r.message?.content)) if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') ids.push(b.tool_use_id);
   }
@@ -67,7 +73,8 @@ export function liveResults(jsonl: string, toolUseIds: readonly string[], fromSt
       if (!r || r.type !== 'user' || start <= barrier) continue;
       const result = blocks(r.message?.content).find((b) => b.type === 'tool_result' && b.tool_use_id === id);
       if (!result) continue;
-      if (result.is_error !== true && !textOf(result.content).some((t) => t.includes(CLEARED) || t.includes(PERSISTED))) live.add(id);
+      const gone = textOf(result.content).some((t) => t.includes(CLEARED) || t.includes(PERSISTED));
+      if (result.is_error !== true && !gone) live.add(id);
       break;
     }
   }
@@ -108,9 +115,11 @@ export function apiClearedReads(jsonl: string, barrier: number, conversationStar
 
   // The last request sent, as the engine recorded it: a later request without the edit sees every result again.
   const request = lastRecordAfter(jsonl, '"type":"api-request"', barrier);
-  const params = request?.record as { type?: unknown; params?: { context_management?: { edits?: unknown } } } | undefined;
+  const params = request?.record as
+    { type?: unknown; params?: { context_management?: { edits?: unknown } } } | undefined;
   const edits = params?.type === 'api-request' ? params.params?.context_management?.edits : undefined;
-  const edit = (Array.isArray(edits) ? edits : []).find((e) => isRecord(e) && e.type === API_CLEARING) as Record<string, unknown> | undefined;
+  const edit = (Array.isArray(edits) ? edits : [])
+    .find((e) => isRecord(e) && e.type === API_CLEARING) as Record<string, unknown> | undefined;
   if (edit && request) {
     const before = uses.filter((u) => u.at < request.start);
     const count = (x: unknown) => (isRecord(x) && x.type === 'tool_uses' && typeof x.value === 'number' && x.value >= 0 ? x.value : undefined);
@@ -123,7 +132,11 @@ export function apiClearedReads(jsonl: string, barrier: number, conversationStar
 
   // The API's own report on its last answer that made one.
   let reported = 0;
-  for (let at = jsonl.lastIndexOf(API_CLEARING); at > barrier && reported === 0; at = at > 0 ? jsonl.lastIndexOf(API_CLEARING, at - 1) : -1) {
+  for (
+    let at = jsonl.lastIndexOf(API_CLEARING);
+    at > barrier && reported === 0;
+    at = at > 0 ? jsonl.lastIndexOf(API_CLEARING, at - 1) : -1
+  ) {
     const { record, start } = lineAt(jsonl, at);
     if (start <= barrier) break;
     const r = record as { type?: unknown; message?: { context_management?: { applied_edits?: unknown } } } | undefined;
@@ -157,7 +170,9 @@ function toolUsesAfter(jsonl: string, barrier: number): Array<{ id: string; name
 }
 
 /** The last record holding `needle` that starts after `barrier`, parsed, with its offset. */
-function lastRecordAfter(jsonl: string, needle: string, barrier: number): { record: unknown; start: number } | undefined {
+function lastRecordAfter(
+  jsonl: string, needle: string, barrier: number,
+): { record: unknown; start: number } | undefined {
   const at = jsonl.lastIndexOf(needle);
   if (at <= barrier) return undefined;
   const found = lineAt(jsonl, at);

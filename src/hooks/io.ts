@@ -21,7 +21,9 @@ const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 export interface Gates {
   on: ReadonlySet<Gate>;
   run: {
-    respondWithGates(name: HookName, json: unknown, ctx: HookContext, on: ReadonlySet<Gate>, respond: Respond): HookResult;
+    respondWithGates(
+      name: HookName, json: unknown, ctx: HookContext, on: ReadonlySet<Gate>, respond: Respond,
+    ): HookResult;
   };
 }
 
@@ -68,7 +70,9 @@ function decide(name: HookName, raw: string, ctx: HookContext, gates?: Gates): {
     return { json: undefined, result: silentResult('bad-json') };
   }
   try {
-    const result = gates?.on.size ? gates.run.respondWithGates(name, json, ctx, gates.on, respond) : respond(name, json, ctx);
+    const result = gates?.on.size
+      ? gates.run.respondWithGates(name, json, ctx, gates.on, respond)
+      : respond(name, json, ctx);
     return { json, result };
   } catch (err) {
     return { json, result: silentResult('error', err instanceof Error ? err.message.slice(0, 200) : undefined) };

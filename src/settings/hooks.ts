@@ -139,7 +139,8 @@ export interface MergeResult {
  * form (an older path, npx) is updated where it stands; duplicates of it are dropped; a missing one is
  * appended as its own `Read` group. Nothing else moves. */
 export function mergePagerHooks(
-  settings: JsonObject, invocation: string, timeout = PAGER_TIMEOUT_S, known: readonly string[] = [], gates: readonly string[] = [],
+  settings: JsonObject, invocation: string, timeout = PAGER_TIMEOUT_S, known: readonly string[] = [],
+  gates: readonly string[] = [],
 ): MergeResult {
   const next = structuredClone(settings);
   let changed = false;
@@ -159,7 +160,9 @@ export function mergePagerHooks(
  * copies are dropped, with any group they alone filled. Returns whether `groups` changed. */
 export function placeOneHandler(
   groups: Json[],
-  o: { hook: PagerHook; invocations: readonly string[]; matcher: string; command: string; timeout: number; want: boolean },
+  o: {
+    hook: PagerHook; invocations: readonly string[]; matcher: string; command: string; timeout: number; want: boolean;
+  },
 ): boolean {
   let changed = false;
   let kept = false;
@@ -206,7 +209,8 @@ export function removePagerHooks(settings: JsonObject, exactInvocations: readonl
       const group = groups[g];
       if (!isObject(group) || !Array.isArray(group.hooks)) continue;
       const before = group.hooks.length;
-      group.hooks = group.hooks.filter((handler) => !(isObject(handler) && (isPagerCommand(handler.command, hook, exactInvocations)
+      group.hooks = group.hooks.filter((handler) => !(isObject(handler)
+        && (isPagerCommand(handler.command, hook, exactInvocations)
         || (event === 'PreToolUse' && isPagerCommand(handler.command, 'gate', exactInvocations)))));
       if (group.hooks.length !== before) {
         removedHere = true;

@@ -144,7 +144,8 @@ describe('audit of a bare engine session', () => {
     expect(report.totals).toMatchObject({ sessions: 1, reads: 4, windows: 2, wholeFile: 2 });
     expect(report.totals.pager).toMatchObject({ sessions: 0, clamps: 0, notes: 0, roundsSaved: 0 });
     expect(report.scan.malformedLines).toBe(0);
-    expect(report.files.map((f: any) => [f.path, f.reads, f.refusals, f.partialPages])).toEqual([[run.big, 3, 1, 1], [run.huge, 1, 1, 0]]);
+    expect(report.files.map((f: any) => [f.path, f.reads, f.refusals, f.partialPages]))
+      .toEqual([[run.big, 3, 1, 1], [run.huge, 1, 1, 0]]);
   });
 });
 

@@ -84,7 +84,9 @@ describe('read-ceiling-pager audit', () => {
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.scan).toMatchObject({ files: 3, filesBeforePeriod: 1, malformedLines: 1, unknownTypes: { 'some-future-record': 1 } });
-    expect(j.totals).toMatchObject({ sessions: 2, reads: 6, tokenRefusals: 1, sizeRefusals: 1, caps: { 10000: 2 }, partialPages: 1 });
+    expect(j.totals).toMatchObject({
+      sessions: 2, reads: 6, tokenRefusals: 1, sizeRefusals: 1, caps: { 10000: 2 }, partialPages: 1,
+    });
     expect(j.totals.pager).toMatchObject({ clamps: 2, clampsRan: 2, roundsSaved: 2, notes: 1, adviceFollowed: 1 });
     expect(j.projects).toBeUndefined();
   });
@@ -130,7 +132,9 @@ describe('read-ceiling-pager audit', () => {
     write(join(dir, '-p', 'l1.jsonl'), `${t.lines.join('\r\n')}\r\n${JSON.stringify({ type: 'user', sessionId: 'l1', message: { content: [{ type: 'tool_result', tool_use_id: 'w2', is_error: true, content: 'File content (30000 tokens) exceeds maximum allowed tokens (25000). Use offset and limit' }] } })}`);
     const j = JSON.parse(run(['audit', '--dir', dir, '--json']).stdout);
     expect(j.scan).toMatchObject({ files: 1, records: 5, malformedLines: 0 });
-    expect(j.totals).toMatchObject({ reads: 2, partialPages: 1, partialSources: { flagOnly: 1 }, partialPagedOn: 1, tokenRefusals: 1 });
+    expect(j.totals).toMatchObject({
+      reads: 2, partialPages: 1, partialSources: { flagOnly: 1 }, partialPagedOn: 1, tokenRefusals: 1,
+    });
   });
 
   it('says so when there are no Reads in the period', () => {

@@ -132,7 +132,7 @@ describe('doctor', () => {
     if (process.getuid?.() === 0) {
       expect(line(r.stdout, 'state')[0]).toMatch(/^ok/); // root writes anywhere: nothing to warn about
     } else {
-      expect(line(r.stdout, 'state')[0]).toMatch(/^warn  state  .*locked\/state is not writable/);
+      expect(line(r.stdout, 'state')[0]).toMatch(/^warn {2}state {2}.*locked\/state is not writable/);
     }
     expect(r.code).toBe(0);
   });

@@ -92,7 +92,8 @@ describe('pre clamps a window over the cap', () => {
     const low = runHook('pre', preEvent(session, 'toolu_low', { file_path: join(dir, 'big.txt'), limit: 3000 }),
       { ...env, CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS: '5000' });
     const normal = runHook('pre', preEvent(session, 'toolu_normal', { file_path: join(dir, 'big.txt'), limit: 3000 }), env);
-    expect(low.json.hookSpecificOutput.updatedInput.limit).toBeLessThan(normal.json.hookSpecificOutput.updatedInput.limit / 3);
+    expect(low.json.hookSpecificOutput.updatedInput.limit)
+      .toBeLessThan(normal.json.hookSpecificOutput.updatedInput.limit / 3);
     expect(state().plans.toolu_low.cap).toBe(5000);
   });
 });
@@ -216,7 +217,8 @@ describe('post after a refusal', () => {
     runHook('post', failureEvent(s, 'c1', { file_path: join(dir, 'big.txt'), offset: 1, limit: 1500 }, 'File content (26000 tokens) exceeds maximum allowed tokens (10000).'), env);
     const other = runHook('pre', preEvent(s, 'c2', { file_path: join(dir, 'crlf.txt'), limit: 3000 }), env);
     const fresh = runHook('pre', preEvent('sess-other', 'c3', { file_path: join(dir, 'crlf.txt'), limit: 3000 }), env);
-    expect(other.json.hookSpecificOutput.updatedInput.limit).toBeLessThan(fresh.json.hookSpecificOutput.updatedInput.limit / 2);
+    expect(other.json.hookSpecificOutput.updatedInput.limit)
+      .toBeLessThan(fresh.json.hookSpecificOutput.updatedInput.limit / 2);
   });
 
   it('a line alone over the cap: says so, names the way out and where reading goes on', () => {

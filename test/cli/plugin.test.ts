@@ -18,7 +18,10 @@ function validate(target: string) {
     encoding: 'utf8',
     timeout: 60_000,
   });
-  return { code: r.status, report: JSON.parse(r.stdout) as { success: boolean; manifest: { errors: unknown[]; warnings: unknown[] }; provides: { hooks: unknown[] } } };
+  type Report = {
+    success: boolean; manifest: { errors: unknown[]; warnings: unknown[] }; provides: { hooks: unknown[] };
+  };
+  return { code: r.status, report: JSON.parse(r.stdout) as Report };
 }
 
 describe('claude plugin validate', () => {

@@ -45,7 +45,8 @@ describe('one 450,000-character line among normal lines', () => {
       const from = k.target.offset ?? 1;
       const skipped = Array.from({ length: from - 1 }, (_, i) => i + 1).concat(LONG_AT);
       const cov = coverage(path, c.received, { except: skipped });
-      expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong), outside: ranges(cov.outside) }, trail)
+      const got = { missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong) };
+      expect({ ...got, outside: ranges(cov.outside) }, trail)
         .toEqual({ missing: '', duplicated: '', wrong: '', outside: '' });
       expect(c.received.some(([n]) => n === LONG_AT), trail).toBe(false);
       expect(c.gaveUp).toBe(false);
@@ -155,7 +156,8 @@ describe('offset: 0 with a window over the cap', () => {
     expect(first!.advice, first!.notes.join('\n')).toEqual({ offset: n + 1, limit: 300 - n });
     expect(first!.notes.join('\n')).toContain(`lines 1-${n} of the requested 1-300`);
     const cov = coverage(path, c.received);
-    expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong), outside: ranges(cov.outside), refusals: c.refusals }, trail)
+    const got = { missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong) };
+    expect({ ...got, outside: ranges(cov.outside), refusals: c.refusals }, trail)
       .toEqual({ missing: '', duplicated: '', wrong: '', outside: '', refusals: 0 });
   }, ENGINE_TIMEOUT);
 });

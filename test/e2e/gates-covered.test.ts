@@ -244,7 +244,9 @@ describe('covered re-read gate, after old results are cleared', () => {
       writeFileSync(transcript, shifted.join('\n'));
     }
     const ids = new Map<string, string>(); // file → the tool_use_id of its Read
-    for (const obs of first.observations) for (const r of obs.results) ids.set(r.input.file_path as string, r.tool_use_id);
+    for (const obs of first.observations) {
+      for (const r of obs.results) ids.set(r.input.file_path as string, r.tool_use_id);
+    }
     const after = await scriptSession({ ...o, args: ['--resume', id], script: [
       { reads: [{ file_path: files[0]!, offset: 2, limit: 2 }] }, // 0: covered by the first Read made
       { reads: [{ file_path: files[FILES - 1]!, offset: 2, limit: 2 }] }, // 1: covered by the last Read made
@@ -260,7 +262,9 @@ describe('covered re-read gate, after old results are cleared', () => {
   const apiCleared = (x: typeof cut) => x.records.flatMap((r) => r.message?.context_management?.applied_edits ?? []);
 
   it('runs 30 Reads, then resumes two hours later (the engine cuts; the API clears), and (control) at once', async () => {
-    [cut, cleared, control] = await Promise.all([session(ENGINE_CUTS, true), session(API_CLEARS, true), session(ENGINE_CUTS, false)]);
+    [cut, cleared, control] = await Promise.all([
+      session(ENGINE_CUTS, true), session(API_CLEARS, true), session(ENGINE_CUTS, false),
+    ]);
     for (const x of [cut, cleared, control]) for (const s of [x.first, x.after]) expect(s.ok, s.run.stderr).toBe(true);
     // The engine cut the first Read's result from the conversation, not the last one's.
     expect(cutIds(cut)).toContain(cut.ids.get(cut.files[0]!));

@@ -27,7 +27,9 @@ function settings(flag?: string) {
   return s;
 }
 
-async function run(dir: string, rules: Rule[], script: ScriptStep[], o: { flag?: string; env?: Record<string, string>; plugin?: any }) {
+async function run(
+  dir: string, rules: Rule[], script: ScriptStep[], o: { flag?: string; env?: Record<string, string>; plugin?: any },
+) {
   const perm = permissionPrompts(tempDir('perm'), rules);
   const s = await scriptSession({ thinkMs: THINK_MS, cwd: dir, ...(o.plugin ? { hooks: 'plugin', settings: o.plugin } : { hooks: 'pager', settings: settings(o.flag) }),
     args: perm.args, extraEnv: o.env, script, keepHome: true });

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hookGates } from '../../src/gates/names.js';
 import {
-  callHash, canonicalJson, coveredReason, coveringReads, isFileEdit, rejectedReason, requestedLines, rereadReason, returnedLines, windowKey,
+  callHash, canonicalJson, coveredReason, coveringReads, isFileEdit, rejectedReason, requestedLines, rereadReason,
+  returnedLines, windowKey,
 } from '../../src/gates/rules.js';
 
 const r = (first: number, last: number, id = `t${first}`) => ({ first, last, toolUseId: id, at: first });

@@ -37,7 +37,10 @@ function session() {
     return { id, reason: gateDeny({ ...common(extra), hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input, tool_use_id: id }, new Set(gates), ctx()) };
   };
   /** A Read that ran: its result goes to the transcript, then PostToolUse runs. */
-  const read = (gates: Gate[], input: Record<string, unknown>, returned: { startLine: number; numLines: number; totalLines: number }, extra: object = {}) => {
+  const read = (
+    gates: Gate[], input: Record<string, unknown>,
+    returned: { startLine: number; numLines: number; totalLines: number }, extra: object = {},
+  ) => {
     const { id, reason } = pre(gates, 'Read', input, extra);
     if (reason) return { id, reason };
     record({ type: 'user', message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content: 'text' }] } });
@@ -128,8 +131,10 @@ describe('covered re-read', () => {
     for (const type of ['file_unchanged', 'image']) {
       const { id } = s.pre(C, 'Read', { file_path: a });
       s.record({ type: 'user', message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content: 'File unchanged since last read.' }] } });
-      gateAfterRead({ ...s.common(), hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: a }, tool_use_id: id,
-        tool_response: { type, file: { filePath: a, startLine: 1, numLines: 31, totalLines: 31 } } }, new Set(C), s.ctx());
+      gateAfterRead({
+        ...s.common(), hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: a }, tool_use_id: id,
+        tool_response: { type, file: { filePath: a, startLine: 1, numLines: 31, totalLines: 31 } },
+      }, new Set(C), s.ctx());
     }
     expect(s.pre(C, 'Read', { file_path: a, offset: 2, limit: 2 }).reason).toBeUndefined();
   });

@@ -2,7 +2,8 @@
 // rejections, and a byte budget that leaves the pager its room in the 256 KiB session file.
 import { describe, expect, it } from 'vitest';
 import {
-  GATES_MAX_BYTES, MAX_GATE_FILES, MAX_RANGES_PER_FILE, MAX_REJECTED, MAX_REREAD, mustReread, normalizeGates, readRecord,
+  GATES_MAX_BYTES, MAX_GATE_FILES, MAX_RANGES_PER_FILE, MAX_REJECTED, MAX_REREAD, mustReread, normalizeGates,
+  readRecord,
   wasRejected, withDenied, withRead, withRejectedCall, withRejectedEdit, withSeen, wasSeen,
 } from '../../src/gates/state.js';
 import { emptyState, normalizeState, serializeWithin, type SessionState } from '../../src/state/session.js';

@@ -16,7 +16,10 @@ afterAll(() => { figures('bounds', cases, 0); rmSync(dir, { recursive: true, for
 
 const LONG_DIR = `/${"d".repeat(250)}`.repeat(15);
 const longPath = (i: number) => `${LONG_DIR}/file-${i}.txt`; // near PATH_MAX
-const planFor = (i: number, at: number): Plan => ({ file: longPath(i), size: 1e6, mtimeMs: 1, askedFirst: 1, askedLines: 3000, sentFirst: 1, sentLines: 1200, estimate: 24000, cap: 25000, at });
+const planFor = (i: number, at: number): Plan => ({
+  file: longPath(i), size: 1e6, mtimeMs: 1, askedFirst: 1, askedLines: 3000, sentFirst: 1, sentLines: 1200,
+  estimate: 24000, cap: 25000, at,
+});
 
 describe('one session under 100,000 Reads', () => {
   it('the pure rules keep plans and learned files bounded', () => {
@@ -45,7 +48,8 @@ describe('one session under 100,000 Reads', () => {
       cases++;
       const ok = store.update('s', (st) => {
         const next = withPlan(st, `toolu_${i}_${'i'.repeat(200)}`, planFor(i, Date.now() + i));
-        return i % 3 === 0 ? withLearned(next, longPath(i), { size: 1, mtimeMs: 1, ratio: 1.1, at: Date.now() + i }) : next;
+        if (i % 3 !== 0) return next;
+        return withLearned(next, longPath(i), { size: 1, mtimeMs: 1, ratio: 1.1, at: Date.now() + i });
       });
       expect(ok).toBe(true);
       maxBytes = Math.max(maxBytes, statSync(join(state, 's.json')).size);

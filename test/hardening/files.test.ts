@@ -70,7 +70,9 @@ const binary: Runner = (name, stdin) => spawnHook(name, stdin, env);
 const inProcess: Runner = async (name, stdin) => ({ code: 0, signal: null, stderr: '', stdout: answer(name, stdin, contextFor(Date.now(), env)) });
 
 /** pre, then what the engine would do with the input that ran, then post. Returns broken promises. */
-async function readThrough(session: string, id: string, input: Record<string, any>, between?: () => void, run: Runner = binary): Promise<string[]> {
+async function readThrough(
+  session: string, id: string, input: Record<string, any>, between?: () => void, run: Runner = binary,
+): Promise<string[]> {
   const bad: string[] = [];
   const p = await run('pre', JSON.stringify(pre(session, id, input)));
   cases++;
@@ -94,7 +96,9 @@ async function readThrough(session: string, id: string, input: Record<string, an
 
 describe('hostile files', () => {
   it('every kind of file, as windows over the cap and as reads with no limit (in-process): notes agree', async () => {
-    const windows = [{ offset: 0, limit: 3000 }, {}, { offset: 2, limit: 100_000 }, { offset: 10 }, { offset: 1, limit: 1 }];
+    const windows = [
+      { offset: 0, limit: 3000 }, {}, { offset: 2, limit: 100_000 }, { offset: 10 }, { offset: 1, limit: 1 },
+    ];
     const tasks = Object.entries(files).flatMap(([name, path]) => windows.map((w, i) => () => readThrough(`files-${i}`, `${name.replace(/\W/g, '_')}_${i}`, { file_path: path, ...w }, undefined, inProcess)));
     const before = notes;
     const bad = (await pool(tasks, 1)).flat();

@@ -63,7 +63,8 @@ function responseArb() {
   return fc.oneof(
     fc.record({
       type: fc.constantFrom('text', 'image', 3),
-      file: fc.record({ filePath: fc.oneof(fc.constantFrom(...Object.values(files)), anyJson), content: fc.string({ maxLength: 50 }),
+      file: fc.record({
+        filePath: fc.oneof(fc.constantFrom(...Object.values(files)), anyJson), content: fc.string({ maxLength: 50 }),
         numLines: field, startLine: field, totalLines: field, truncatedByTokenCap: fc.constantFrom(true, false, 'no') }, { requiredKeys: [] }),
     }, { requiredKeys: [] }),
     anyJson,
@@ -92,8 +93,21 @@ function eventArb() {
 function stdinArb() {
   return fc.oneof(
     { weight: 6, arbitrary: eventArb().map((ev) => ({ ev, raw: JSON.stringify(ev) })) },
-    { weight: 1, arbitrary: fc.tuple(eventArb(), fc.double({ min: 0, max: 1, noNaN: true })).map(([ev, f]) => { const s = JSON.stringify(ev); return { ev: undefined, raw: s.slice(0, Math.floor(s.length * f)) }; }) },
-    { weight: 1, arbitrary: fc.tuple(eventArb(), fc.nat(), fc.string({ minLength: 1, maxLength: 3 })).map(([ev, at, junk]) => { const s = JSON.stringify(ev); const i = at % (s.length + 1); return { ev: undefined as unknown, raw: s.slice(0, i) + junk + s.slice(i) }; }) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(eventArb(), fc.double({ min: 0, max: 1, noNaN: true })).map(([ev, f]) => {
+        const s = JSON.stringify(ev);
+        return { ev: undefined, raw: s.slice(0, Math.floor(s.length * f)) };
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(eventArb(), fc.nat(), fc.string({ minLength: 1, maxLength: 3 })).map(([ev, at, junk]) => {
+        const s = JSON.stringify(ev);
+        const i = at % (s.length + 1);
+        return { ev: undefined as unknown, raw: s.slice(0, i) + junk + s.slice(i) };
+      }),
+    },
     { weight: 1, arbitrary: fc.oneof(fc.string(), anyJson.map((j) => JSON.stringify(j)), fc.constantFrom('', ' ', 'null', '[]', '{}', '"x"', '\uFEFF{}')).map((raw) => ({ ev: undefined as unknown, raw })) },
   );
 }
@@ -105,7 +119,7 @@ function parsed(raw: string): unknown {
 
 function stateDirIsClean(): string[] {
   const bad: string[] = [];
-  let names: string[] = [];
+  let names: string[];
   try { names = readdirSync(stateDirOf()); } catch { return bad; }
   for (const n of names) {
     if (!/^[A-Za-z0-9_-]{1,128}\.json(\.lock)?$/.test(n)) bad.push(`unexpected state entry ${JSON.stringify(n.slice(0, 80))}`);

@@ -94,7 +94,8 @@ export interface Run { code: number | null; signal: NodeJS.Signals | null; stdou
 
 /** The built hook as the engine runs it, asynchronously: stdin written (and closed unless `keepOpen`). */
 export function spawnHook(name: 'pre' | 'post', stdin: string | Buffer, env: NodeJS.ProcessEnv,
-  opts: { preload?: string; keepOpen?: boolean; timeoutMs?: number; uid?: number; gid?: number; bin?: string } = {}): Promise<Run> {
+  opts: { preload?: string; keepOpen?: boolean; timeoutMs?: number; uid?: number; gid?: number; bin?: string } = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const bin = opts.bin ?? BIN;
     const args = opts.preload ? ['--require', opts.preload, bin, name] : [bin, name];
@@ -124,6 +125,5 @@ export async function pool<T>(tasks: (() => Promise<T>)[], width: number): Promi
 
 /** The figures line a suite prints: cases run and failures (the suite fails when failures > 0). */
 export function figures(area: string, cases: number, failures: number, extra = ''): void {
-  // eslint-disable-next-line no-console
   console.log(`hardening: ${area}: cases run ${cases}, failures: ${failures}${extra ? ` (${extra})` : ''}`);
 }

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { WindowFit, type Budget } from '../../src/estimate/fit.js';
 import { estimateTokens } from '../../src/estimate/density.js';
 
-const budget = (b: Partial<Budget>): Budget => ({ cap: 1000, charFloor: 0, ratio: 1, safety: 1, maxLines: Infinity, ...b });
+const budget = (b: Partial<Budget>): Budget => ({
+  cap: 1000, charFloor: 0, ratio: 1, safety: 1, maxLines: Infinity, ...b,
+});
 
 function run(lines: string[], b: Budget) {
   const fit = new WindowFit(b);

@@ -31,7 +31,8 @@ describe('shortWindowNote: what the model is told after a window came back short
   it('names lines that no window can hold and the way past them', () => {
     const note = shortWindowNote({
       path: '/r/min.json', totalLines: 4, returnedFirst: 1, returnedLast: 1, askedLast: 4, clampedUnderCap: 25000,
-      wasWholeFileRead: false, oversize: { first: 2, last: 2, tokens: 112345.4, chars: 450000 }, next: { first: 3, lines: 2 },
+      wasWholeFileRead: false, oversize: { first: 2, last: 2, tokens: 112345.4, chars: 450000 },
+      next: { first: 3, lines: 2 },
     });
     expect(note).toContain('Line 2 alone is over the cap, about 112345 tokens (450000 characters): no Read window holding it fits.');
     expect(note).toContain("for example `sed -n '2p' /r/min.json | cut -c 1-20000`. Lines 3-4");
@@ -41,7 +42,8 @@ describe('shortWindowNote: what the model is told after a window came back short
   it('quotes a path with spaces for the shell and keeps a long path short', () => {
     const spaced = shortWindowNote({
       path: "/r/it's here.txt", totalLines: 4, returnedFirst: 1, returnedLast: 1, askedLast: 4, clampedUnderCap: 25000,
-      wasWholeFileRead: false, oversize: { first: 2, last: 3, tokens: 30000, chars: 120000 }, next: { first: 4, lines: 1 },
+      wasWholeFileRead: false, oversize: { first: 2, last: 3, tokens: 30000, chars: 120000 },
+      next: { first: 4, lines: 1 },
     });
     expect(spaced).toContain(`\`sed -n '2p' '/r/it'\\''s here.txt' | cut -c 1-20000\`.`);
     expect(spaced).toContain('Lines 2-3 are each over the cap');
@@ -67,7 +69,8 @@ describe('refusalNote: what the model is told after the engine refused anyway', 
   it('when not even the first line fits, names no window that would be refused again', () => {
     const note = refusalNote({
       path: '/r/one.txt', refusedFirst: 1, refusedLast: 3, engine: { tokens: 112000, cap: 25000 }, charsPerToken: 4,
-      cap: 25000, fits: undefined, oversize: { first: 1, last: 1, tokens: 112000, chars: 450000 }, after: { first: 2, lines: 2 },
+      cap: 25000, fits: undefined, oversize: { first: 1, last: 1, tokens: 112000, chars: 450000 },
+      after: { first: 2, lines: 2 },
     });
     expect(note).not.toMatch(/offset=1 /);
     expect(note).toContain('Line 1 alone is over the cap');

@@ -79,7 +79,9 @@ export function cjsonPretty(script = 'ko', records = 60, seed = 3) {
   const chars = script === 'ko' ? HANGUL : HAN;
   const word = () => Array.from({ length: 2 + Math.floor(r() * 4) }, () => pick(r, chars)).join('');
   const text = (n = 6) => Array.from({ length: n }, word).join(script === 'ko' ? ' ' : '');
-  const items = Array.from({ length: records }, (_, i) => ({ id: i + 1, title: text(3), body: text(10 + Math.floor(r() * 10)), tags: [word(), word()] }));
+  const items = Array.from({ length: records }, (_, i) => ({
+    id: i + 1, title: text(3), body: text(10 + Math.floor(r() * 10)), tags: [word(), word()],
+  }));
   return JSON.stringify({ items }, null, 2) + '\n';
 }
 
@@ -87,7 +89,8 @@ export function cjsonPretty(script = 'ko', records = 60, seed = 3) {
 export function minifiedJsonl(lines = 120, seed = 4) {
   const r = rng(seed);
   return Array.from({ length: lines }, (_, i) => JSON.stringify({
-    id: i + 1, ts: 1_700_000_000 + Math.floor(r() * 1e6), user: { name: pickOf(r, WORDS), score: +(r() * 100).toFixed(2) },
+    id: i + 1, ts: 1_700_000_000 + Math.floor(r() * 1e6),
+    user: { name: pickOf(r, WORDS), score: +(r() * 100).toFixed(2) },
     values: Array.from({ length: 8 + Math.floor(r() * 12) }, () => Math.floor(r() * 100000)),
     note: sentence(r, 4 + Math.floor(r() * 8)),
   })).join('\n') + '\n';

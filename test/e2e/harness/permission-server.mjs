@@ -5,7 +5,10 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 
 const [rulesFile, logFile] = process.argv.slice(2);
-/** @type {{ tool: string, contains?: string, behavior: 'allow' | 'deny', message?: string, times?: number, used?: number }[]} */
+/**
+ * @type {{ tool: string, contains?: string, behavior: 'allow' | 'deny', message?: string, times?: number,
+ *   used?: number }[]}
+ */
 const rules = rulesFile ? JSON.parse(readFileSync(rulesFile, 'utf8')) : [];
 
 /** @param {any} args */

@@ -1,6 +1,7 @@
 /**
  * @typedef {{ tool: string, contains?: string, behavior: 'allow' | 'deny', message?: string, times?: number }} Rule
- * @typedef {{ request: { tool_name: string, input: Record<string, unknown>, tool_use_id?: string }, answer: { behavior: string, message?: string } }} Prompt
+ * @typedef {{ request: { tool_name: string, input: Record<string, unknown>, tool_use_id?: string },
+ *   answer: { behavior: string, message?: string } }} Prompt
  */
 /**
  * Engine arguments that route permission prompts to the rules, and a reader of the prompts it answered.

@@ -9,7 +9,8 @@ export const PERMISSION_TOOL = 'mcp__perm__decide';
 
 /**
  * @typedef {{ tool: string, contains?: string, behavior: 'allow' | 'deny', message?: string, times?: number }} Rule
- * @typedef {{ request: { tool_name: string, input: Record<string, unknown>, tool_use_id?: string }, answer: { behavior: string, message?: string } }} Prompt
+ * @typedef {{ request: { tool_name: string, input: Record<string, unknown>, tool_use_id?: string },
+ *   answer: { behavior: string, message?: string } }} Prompt
  */
 
 /**

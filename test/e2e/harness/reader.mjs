@@ -35,7 +35,10 @@ export class Cursor {
     this.path = t.path;
     this.once = t.once ?? false;
     /** @type {ReadInput | undefined} */
-    this.next = { ...t.extra, file_path: t.path, ...(t.offset !== undefined ? { offset: t.offset } : {}), ...(t.limit !== undefined ? { limit: t.limit } : {}) };
+    this.next = {
+      ...t.extra, file_path: t.path,
+      ...(t.offset !== undefined ? { offset: t.offset } : {}), ...(t.limit !== undefined ? { limit: t.limit } : {}),
+    };
     /** @type {Step[]} */
     this.steps = [];
     /** Set when the reader gave up (its window could not shrink further). */
@@ -59,7 +62,9 @@ export class Cursor {
     const asked = /** @type {ReadInput} */ (r.input);
     const notes = context.split('\n').filter((l) => mentions(l, this.path));
     let advice;
-    for (const note of notes) for (const m of note.matchAll(ADVICE)) advice = { offset: Number(m[1]), limit: Number(m[2]) };
+    for (const note of notes) {
+      for (const m of note.matchAll(ADVICE)) advice = { offset: Number(m[1]), limit: Number(m[2]) };
+    }
     /** @type {Array<[number, string]>} */
     const lines = [];
     if (!r.isError && !r.content.startsWith('<system-reminder>')) {
@@ -88,7 +93,9 @@ export class Cursor {
       this.next = undefined;
       step.decision = 'stop: fewer lines than asked, so this is the end';
     } else {
-      const last = lines.length > 0 ? /** @type {[number, string]} */ (lines[lines.length - 1])[0] : (asked.offset ?? 1) - 1;
+      const last = lines.length > 0
+        ? /** @type {[number, string]} */ (lines[lines.length - 1])[0]
+        : (asked.offset ?? 1) - 1;
       const limit = Math.max(asked.limit, this.pageLimit ?? 0);
       this.next = { ...rest, offset: last + 1, limit };
       step.decision = `page on: offset=${last + 1} limit=${limit}`;

@@ -16,7 +16,8 @@ import { tokenizer } from './tokenizer.mjs';
  * @property {string} [tokenizerName] Defaults to $E2E_TOKENIZER, then o200k.
  * @property {number} [scale] Multiplies every count: a denser model.
  * @property {(text: string) => number} [count] count_tokens by this function instead of a tokenizer.
- * @property {boolean} [refuseSystem] The API refuses role:"system" turns: the engine's fallback mode (docs/ENGINE.md §7.5).
+ * @property {boolean} [refuseSystem] The API refuses role:"system" turns: the engine's fallback mode
+ *   (docs/ENGINE.md §7.5).
  * @property {boolean} [keepHome] Keep the engine's HOME and transcripts until removeTempDirs().
  * @property {number} [timeoutMs]
  * @property {any} [settings] See RunOptions.
@@ -29,7 +30,8 @@ import { tokenizer } from './tokenizer.mjs';
  * @property {(action: string) => boolean} [classify] Plays the auto-mode classifier (see startStandIn).
  * @typedef {EngineOptions & { targets: import('./reader.mjs').Target[], maxTurns?: number }} SessionOptions
  * @typedef {Awaited<ReturnType<typeof readSession>>} Session
- * @typedef {import('./standin.mjs').Reply | ((obs: import('./standin.mjs').Observation) => import('./standin.mjs').Reply)} ScriptStep
+ * @typedef {import('./standin.mjs').Reply
+ *   | ((obs: import('./standin.mjs').Observation) => import('./standin.mjs').Reply)} ScriptStep
  *   One assistant message: fixed, or decided from what the model sees at that turn.
  * @typedef {EngineOptions & { script: ScriptStep[], agents?: Record<string, ScriptStep[]> }} ScriptOptions
  *   agents: the script of each subagent the model starts, by the `prompt` of its Agent call.
@@ -43,10 +45,15 @@ import { tokenizer } from './tokenizer.mjs';
 async function drive(o, policy) {
   const tok = tokenizer({ name: o.tokenizerName, scale: o.scale });
   const count = o.count ?? tok.count;
-  const standIn = await startStandIn({ policy, count, refuseSystem: o.refuseSystem, thinkMs: o.thinkMs, classify: o.classify });
+  const standIn = await startStandIn({
+    policy, count, refuseSystem: o.refuseSystem, thinkMs: o.thinkMs, classify: o.classify,
+  });
   try {
-    const run = await runEngine({ baseUrl: standIn.url, cwd: o.cwd, hooks: o.hooks, cap: o.cap, timeoutMs: o.timeoutMs, keepHome: o.keepHome,
-      settings: o.settings, args: o.args, allowedTools: o.allowedTools, extraEnv: o.extraEnv, home: o.home, prompt: o.prompt });
+    const run = await runEngine({
+      baseUrl: standIn.url, cwd: o.cwd, hooks: o.hooks, cap: o.cap, timeoutMs: o.timeoutMs, keepHome: o.keepHome,
+      settings: o.settings, args: o.args, allowedTools: o.allowedTools, extraEnv: o.extraEnv, home: o.home,
+      prompt: o.prompt,
+    });
     /** @type {Map<string, any>} what the engine ran, by tool_use_id (stream-json's tool_use_result) */
     const ran = new Map();
     for (const e of run.events) {
@@ -115,7 +122,8 @@ export async function readSession(o) {
  * @param {ScriptOptions} o
  */
 export async function scriptSession(o) {
-  /** The main loop's first turn in this run: 0, or the turns already in a resumed session. @type {number | undefined} */
+  /** The main loop's first turn in this run: 0, or the turns already in a resumed session.
+   * @type {number | undefined} */
   let first;
   /** @type {import('./standin.mjs').Policy} */
   const policy = (obs) => {

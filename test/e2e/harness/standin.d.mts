@@ -1,5 +1,6 @@
 /**
- * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean, thinkMs?: number, classify?: (action: string) => boolean }} opts
+ * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean, thinkMs?: number,
+ *   classify?: (action: string) => boolean }} opts
  *   classify: plays the auto-mode classifier: given the action under review (its transcript line, for example
  *   `{"Bash":"make"}`), true blocks it. Without it the classifier gets "OK.", which the engine takes as no verdict.
  *   refuseSystem: answer 400 to any /v1/messages body holding a role:"system" message (docs/ENGINE.md §7.5).

@@ -53,7 +53,8 @@ const SYSTEM_ROLE_REFUSAL = {
 };
 
 /**
- * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean, thinkMs?: number, classify?: (action: string) => boolean }} opts
+ * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean, thinkMs?: number,
+ *   classify?: (action: string) => boolean }} opts
  *   classify: plays the auto-mode classifier: given the action under review (its transcript line, for example
  *   `{"Bash":"make"}`), true blocks it. Without it the classifier gets "OK.", which the engine takes as no verdict.
  *   refuseSystem: answer 400 to any /v1/messages body holding a role:"system" message (docs/ENGINE.md §7.5).
@@ -279,7 +280,10 @@ export function observe(messages) {
     for (const b of m.content ?? []) {
       if (b.type === 'tool_result') {
         const { content, reminders } = splitReminders(b.content);
-        results.push({ tool_use_id: b.tool_use_id, input: inputs.get(b.tool_use_id) ?? {}, content, isError: b.is_error === true, reminders });
+        results.push({
+          tool_use_id: b.tool_use_id, input: inputs.get(b.tool_use_id) ?? {}, content, isError: b.is_error === true,
+          reminders,
+        });
         context.push(...reminders);
       } else if (b.type === 'text') {
         context.push(b.text);
