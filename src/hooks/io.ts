@@ -33,12 +33,22 @@ export function runHook(name: HookName, gates?: Gates): void {
   // No gate on: `gate` has nothing to do, not even reading its input.
   if (name === 'gate' && !gates?.on.size) return;
   const raw = readStdin(started + SCAN_DEADLINE_MS);
-  const run = raw === undefined ? { json: undefined, result: silentResult('no-input') }
-    : decide(name, raw, contextFor(started), gates);
+  const ctx = contextFor(started);
+  const trace = tracePath(process.env);
+  let unsaved = 0;
+  if (trace) {
+    // Only when tracing: count the state writes the store refused (a full, read-only or foreign directory).
+    const update = ctx.store.update.bind(ctx.store);
+    ctx.store.update = (id, change) => {
+      const saved = update(id, change);
+      if (!saved) unsaved++;
+      return saved;
+    };
+  }
+  const run = raw === undefined ? { json: undefined, result: silentResult('no-input') } : decide(name, raw, ctx, gates);
   const out = printed(run.result);
   if (out) writeStdout(out);
-  const trace = tracePath(process.env);
-  if (trace) appendTrace(trace, traceLine(name, run.json, run.result, started, Date.now()));
+  if (trace) appendTrace(trace, traceLine(name, run.json, run.result, started, Date.now(), unsaved));
 }
 
 /** Written straight to fd 1: process.stdout would load the network stack on every Read. A reader that went

@@ -24,6 +24,8 @@ export interface TraceLine {
   reason?: string;
   detail?: string;
   limit?: number;
+  /** State writes the store refused in this run (a full, read-only or foreign state directory). */
+  stateNotSaved?: number;
   ms: number;
 }
 
@@ -35,7 +37,9 @@ export function tracePath(env: NodeJS.ProcessEnv): string | undefined {
 
 /** One run as a trace line. Pure apart from the stat that tells a small file from a missing one, done only here,
  * when the trace is on. */
-export function traceLine(hook: HookName, json: unknown, result: HookResult, started: number, now: number): TraceLine {
+export function traceLine(
+  hook: HookName, json: unknown, result: HookResult, started: number, now: number, unsaved = 0,
+): TraceLine {
   const e = isRecord(json) ? json : {};
   const input = isRecord(e.tool_input) ? e.tool_input : {};
   const line: TraceLine = { at: new Date(started).toISOString(), hook, decision: result.kind, ms: now - started };
@@ -44,6 +48,7 @@ export function traceLine(hook: HookName, json: unknown, result: HookResult, sta
   if (typeof e.tool_use_id === 'string') line.toolUseId = e.tool_use_id;
   if (typeof e.tool_name === 'string') line.tool = e.tool_name;
   if (typeof input.file_path === 'string') line.file = input.file_path;
+  if (unsaved > 0) line.stateNotSaved = unsaved;
   switch (result.kind) {
     case 'silent':
       line.reason = result.reason === 'small-or-not-a-file' && line.file !== undefined

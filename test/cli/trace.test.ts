@@ -106,6 +106,16 @@ describe('the trace is safe and bounded', () => {
     }
   });
 
+  it('a state directory that cannot be written: the clamp still goes out, and the line says its plan was not saved', () => {
+    const blocked = join(dir, 'not-a-dir');
+    writeFileSync(blocked, '');
+    const t = join(dir, 'state-trace.jsonl');
+    const env = { ...off, READ_CEILING_PAGER_STATE_DIR: blocked, READ_CEILING_PAGER_TRACE: t };
+    const r = runHook('pre', preEvent(session, 'toolu_nostate', { file_path: join(dir, 'big.txt'), offset: 1, limit: 3000 }), env);
+    expect(r.json.hookSpecificOutput.additionalContext).toContain('read-ceiling-pager:');
+    expect(lines(t)).toEqual([expect.objectContaining({ decision: 'rewrite', reason: 'clamped-unrecorded', stateNotSaved: 1 })]);
+  });
+
   it('stops at 1 MiB, never follows a symlink', () => {
     const full = join(dir, 'full.jsonl');
     writeFileSync(full, 'x'.repeat(1024 * 1024));
