@@ -1,9 +1,11 @@
 // The questions the hooks ask of a file, answered by streaming it into a fit.
+import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { neverCountedChars } from '../estimate/cap.js';
 import { WindowFit, type Budget, type FitResult } from '../estimate/fit.js';
 import { LEARNED_SAFETY, PRIOR_SAFETY } from '../estimate/weights.js';
 import { scanWindow, type ScanResult } from '../estimate/window.js';
-import type { OversizeLines } from './note.js';
+import type { Learned } from '../state/session.js';
+import type { NextWindow, OversizeLines } from './note.js';
 
 export interface Measured extends FitResult {
   scan: ScanResult;
@@ -11,15 +13,23 @@ export interface Measured extends FitResult {
   safeTokens: number;
 }
 
-/** The budget for a file: its learned density when a refusal taught us one, the prior otherwise. */
-export function budgetFor(path: string, cap: number, ratio: number | undefined, maxLines: number): Budget {
-  return {
-    cap,
-    charFloor: neverCountedChars(cap, path),
-    ratio: ratio ?? 1,
-    safety: ratio === undefined ? PRIOR_SAFETY : LEARNED_SAFETY,
-    maxLines,
-  };
+/** How a file's windows are sized: engine tokens per estimated token, the margin kept on top, and whether the
+ * engine's skip rule (short windows are never counted) can be trusted for it. */
+export interface Sizing {
+  ratio: number;
+  safety: number;
+  noFloor: boolean;
+}
+
+export const PRIOR_SIZING: Sizing = { ratio: 1, safety: PRIOR_SAFETY, noFloor: false };
+
+/** The file's learned density when the engine taught one (this session or an earlier one), the prior otherwise. */
+export function sizingFor(learned: Pick<Learned, 'ratio' | 'noFloor'> | undefined): Sizing {
+  return learned ? { ratio: learned.ratio, safety: LEARNED_SAFETY, noFloor: learned.noFloor === true } : PRIOR_SIZING;
+}
+
+export function budgetFor(path: string, cap: number, sizing: Sizing, maxLines: number): Budget {
+  return { cap, charFloor: sizing.noFloor ? 0 : neverCountedChars(cap, path), ratio: sizing.ratio, safety: sizing.safety, maxLines };
 }
 
 /** The largest prefix of the window from `first` that fits the budget. */
@@ -61,4 +71,35 @@ export function skipOversize(path: string, first: number, last: number, budget: 
     line++;
   }
   return { oversize, nextFitting: line };
+}
+
+/** Where a reading goes on from `first` (up to its last wanted line `end`): past any lines that alone are over
+ * the cap, the largest window the estimate says fits, so that following it runs without a clamp. `window` is
+ * undefined when nothing readable is left; the whole is undefined when the file could not be measured in time. */
+export function continuation(
+  path: string, first: number, end: number, cap: number, sizing: Sizing, deadline: number,
+): { window: NextWindow | undefined; oversize: OversizeLines | undefined } | undefined {
+  const budget = budgetFor(path, cap, sizing, 1);
+  const past = skipOversize(path, first, end, budget, deadline);
+  if (!past) return undefined;
+  if (past.nextFitting > end) return { window: undefined, oversize: past.oversize };
+  const fit = fitWindow(path, past.nextFitting, { ...budget, maxLines: end - past.nextFitting + 1 }, deadline);
+  if (fit.scan.timedOut || fit.scan.startBeyondEnd || fit.lines === 0) return undefined;
+  return { window: { first: past.nextFitting, lines: Math.min(fit.lines, end - past.nextFitting + 1) }, oversize: past.oversize };
+}
+
+/** Whether the file ends with a newline: the engine then counts an empty last line that nobody needs. */
+export function endsWithNewline(path: string, size: number): boolean {
+  if (size === 0) return false;
+  try {
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const b = Buffer.alloc(1);
+      return readSync(fd, b, 0, 1, size - 1) === 1 && b[0] === 10;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
 }

@@ -1,10 +1,11 @@
 // PreToolUse on Read: lower `limit` to the largest prefix of the window that the engine will not refuse.
 import type { Stats } from 'node:fs';
 import { neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES } from '../estimate/cap.js';
-import { learnedRatio, withPlan, type Plan } from '../state/session.js';
+import { rememberedFile } from '../state/memory.js';
+import { learnedFor, withPlan, type Plan } from '../state/session.js';
 import { regularFile, type HookContext } from './context.js';
 import type { PreToolUse, ReadInput } from './input.js';
-import { budgetFor, fitWindow } from './measure.js';
+import { budgetFor, fitWindow, measureWindow, sizingFor, type Sizing } from './measure.js';
 import { clampedNote } from './note.js';
 import { classifyRead, clampedInput } from './request.js';
 
@@ -17,7 +18,8 @@ export interface PreDecision {
 /** Why a Read is left as the model asked. */
 export type PassReason =
   | 'not-a-window' // PDFs, allow_large
-  | 'engine-pages-it' // no limit, under 256 KiB: the engine pages it itself
+  | 'engine-pages-it' // no limit, under 256 KiB, and READ_CEILING_PAGER_WHOLE_READS=engine
+  | 'may-fit-whole' // no limit, under 256 KiB, estimated near the cap: the engine returns it whole or pages it
   | 'small-file' // no window of the file is ever counted
   | 'start-beyond-end'
   | 'timed-out'
@@ -48,8 +50,9 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | un
 
   const state = ctx.store.read(event.session_id);
   const cap = resolveCap(ctx.env, state.cap).cap;
-  const ratio = learnedRatio(state, file.path, file.stat.size, file.stat.mtimeMs);
-  const plan = planWindow(input, file, cap, ratio, ctx.deadline);
+  const { size, mtimeMs } = file.stat;
+  const learned = learnedFor(state, file.path, size, mtimeMs) ?? rememberedFile(ctx.store.readMemory(), file.path, size, mtimeMs);
+  const plan = planWindow(input, file, cap, sizingFor(learned), ctx.deadline, wholeReads(ctx.env));
   if (plan.kind === 'pass') return undefined;
 
   const record: Plan = {
@@ -81,30 +84,58 @@ export function tooSmallToMatter(json: unknown, env: NodeJS.ProcessEnv): boolean
   return typeof filePath === 'string' && !fileAtRisk(filePath, event!.cwd, env);
 }
 
-/** What `pre` does with a Read of a regular file under a cap (and the file's learned density, if any).
- * Shared with the `estimate` dry run, so the two cannot drift. */
+/** What becomes of a Read with no limit of a file under 256 KiB that is over the cap. `window`: an explicit
+ * window that fits, which counts as having read the file for Edit (the engine's own partial page does not).
+ * `engine`: left to the engine's partial page. */
+export type WholeReads = 'window' | 'engine';
+export const WHOLE_READS_ENV = 'READ_CEILING_PAGER_WHOLE_READS';
+
+export function wholeReads(env: NodeJS.ProcessEnv): WholeReads {
+  return env[WHOLE_READS_ENV] === 'engine' ? 'engine' : 'window';
+}
+
+/** What `pre` does with a Read of a regular file under a cap, sized for this file. Shared with the `estimate`
+ * dry run, so the two cannot drift. */
 export function planWindow(
   input: ReadInput,
   file: { path: string; stat: Pick<Stats, 'size'> },
   cap: number,
-  ratio: number | undefined,
+  sizing: Sizing,
   deadline: number,
+  whole: WholeReads = 'window',
 ): WindowPlan {
   const request = classifyRead(input);
   if (request.kind === 'pass') return { kind: 'pass', reason: 'not-a-window' };
   const overSizeCap = file.stat.size > WHOLE_FILE_MAX_BYTES;
-  if (request.kind === 'whole' && !overSizeCap) return { kind: 'pass', reason: 'engine-pages-it' };
-  if (file.stat.size <= neverCountedChars(cap, file.path)) return { kind: 'pass', reason: 'small-file' };
+  if (request.kind === 'whole' && !overSizeCap && whole === 'engine') return { kind: 'pass', reason: 'engine-pages-it' };
+  if (file.stat.size <= neverCountedChars(cap, file.path) && !sizing.noFloor) return { kind: 'pass', reason: 'small-file' };
 
   const first = request.kind === 'whole' ? 1 : request.first;
   const askedLines = request.kind === 'window' ? request.lines : undefined;
-  const fit = fitWindow(file.path, first, budgetFor(file.path, cap, ratio, askedLines ?? Infinity), deadline);
+  const budget = budgetFor(file.path, cap, sizing, askedLines ?? Infinity);
+  const fit = fitWindow(file.path, first, budget, deadline);
   if (fit.scan.timedOut) return { kind: 'pass', reason: 'timed-out' };
-  if (fit.scan.startBeyondEnd) return { kind: 'pass', reason: 'start-beyond-end' };
-  // A read with no limit of a file over 256 KiB is refused on size however few tokens it holds.
+  // A read with no limit of a file over 256 KiB is refused on size however few tokens it holds, even from a
+  // line past the end; with a limit, the engine answers that the file is shorter than the offset.
   const needsLimit = askedLines === undefined && overSizeCap;
+  if (fit.scan.startBeyondEnd) {
+    return needsLimit ? clampTo(input, first, askedLines, { lines: 1, safeTokens: 0, chars: 0 }) : { kind: 'pass', reason: 'start-beyond-end' };
+  }
   if (fit.whole && !needsLimit) return { kind: 'pass', reason: 'fits' };
   if (fit.lines === 0) return { kind: 'pass', reason: 'first-line-over-cap' };
+  // A whole read under 256 KiB is never refused, only paged: when its estimate without the margin fits, the
+  // engine most likely returns all of it in one round.
+  if (request.kind === 'whole' && !overSizeCap) {
+    const all = measureWindow(file.path, 1, Infinity, deadline);
+    if (all.scan.timedOut) return { kind: 'pass', reason: 'timed-out' };
+    if (all.pointTokens * sizing.ratio <= cap) return { kind: 'pass', reason: 'may-fit-whole' };
+  }
+  return clampTo(input, first, askedLines, fit);
+}
+
+function clampTo(
+  input: ReadInput, first: number, askedLines: number | undefined, fit: { lines: number; safeTokens: number; chars: number },
+): WindowPlan {
   return {
     kind: 'clamp', first, askedLines, lines: fit.lines, safeTokens: fit.safeTokens, chars: fit.chars,
     updatedInput: clampedInput(input, first, fit.lines),

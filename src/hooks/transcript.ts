@@ -7,9 +7,20 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 const TAIL_BYTES = 1024 * 1024;
 
 export function modelInput(transcriptPath: unknown, toolUseId: string): Record<string, unknown> | undefined {
+  return modelCall(transcriptPath, toolUseId)?.input;
+}
+
+/** The model's own tool_use input, and the name of the model that wrote it (its counts are the ones the engine
+ * checks against the cap). */
+export function modelCall(transcriptPath: unknown, toolUseId: string): ModelCall | undefined {
   if (typeof transcriptPath !== 'string') return undefined;
   const tail = readTailBytes(transcriptPath, TAIL_BYTES);
-  return tail ? findToolInput(tail.toString('utf8'), toolUseId) : undefined;
+  return tail ? findToolUse(tail.toString('utf8'), toolUseId) : undefined;
+}
+
+export interface ModelCall {
+  input: Record<string, unknown>;
+  model: string | undefined;
 }
 
 /** The last `bytes` of a file (never a FIFO or a device), undecoded, or undefined when there is none to read. */
@@ -34,6 +45,11 @@ export function readTailBytes(path: string | undefined, bytes: number): Buffer |
 
 /** The input of the tool_use block with this id, in the last JSONL line that holds it. Pure. */
 export function findToolInput(jsonl: string, toolUseId: string): Record<string, unknown> | undefined {
+  return findToolUse(jsonl, toolUseId)?.input;
+}
+
+/** The tool_use block with this id and its record's model, from the last JSONL line that holds it. Pure. */
+export function findToolUse(jsonl: string, toolUseId: string): ModelCall | undefined {
   const needle = `"id":${JSON.stringify(toolUseId)}`;
   let at = jsonl.lastIndexOf(needle);
   while (at >= 0) {
@@ -47,18 +63,20 @@ export function findToolInput(jsonl: string, toolUseId: string): Record<string, 
   return undefined;
 }
 
-function toolUseIn(line: string, toolUseId: string): Record<string, unknown> | undefined {
+function toolUseIn(line: string, toolUseId: string): ModelCall | undefined {
   let record: unknown;
   try {
     record = JSON.parse(line);
   } catch {
     return undefined; // the first line of the tail may be cut
   }
-  const content = (record as { message?: { content?: unknown } } | null)?.message?.content;
+  const message = (record as { message?: { content?: unknown; model?: unknown } } | null)?.message;
+  const content = message?.content;
   if (!Array.isArray(content)) return undefined;
+  const model = typeof message?.model === 'string' ? message.model : undefined;
   for (const block of content) {
     if (block && block.type === 'tool_use' && block.id === toolUseId && block.input && typeof block.input === 'object') {
-      return block.input as Record<string, unknown>;
+      return { input: block.input as Record<string, unknown>, model };
     }
   }
   return undefined;

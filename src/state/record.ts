@@ -5,6 +5,11 @@ export function setOwn<T>(record: Record<string, T>, key: string, value: T): voi
   Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/** The record's own value under `key`, never one inherited from Object.prototype (`constructor`, `__proto__`). */
+export function ownValue<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -108,8 +108,8 @@ describe('census of a bare engine (no pager)', () => {
 describe('census with the pager', () => {
   it('counts a clamp that ran as a round saved, and the note whose advice the next Read followed', () => {
     const note = shortWindowNote({
-      path: BIG, totalLines: 3001, returnedFirst: 1, returnedLast: 1099, askedLast: 3000, clampedUnderCap: 25000,
-      wasWholeFileRead: false, next: { first: 1100, lines: 1901 },
+      path: BIG, totalLines: 3001, returnedFirst: 1, returnedLast: 1099, askedFirst: 1, askedLast: 3000, because: 'clamped',
+      cap: 25000, end: 3000, next: { first: 1100, lines: 1901 },
     });
     const t = new Transcript('s1').prompt()
       .read('r1', { file_path: BIG, offset: 1, limit: 3000 })
@@ -170,7 +170,7 @@ describe('census with the pager', () => {
   });
 
   it('separates several notes joined in one context string', () => {
-    const a = shortWindowNote({ path: BIG, totalLines: 10, returnedFirst: 1, returnedLast: 5, askedLast: 10, clampedUnderCap: 100, wasWholeFileRead: false, next: { first: 6, lines: 5 } });
+    const a = shortWindowNote({ path: BIG, totalLines: 10, returnedFirst: 1, returnedLast: 5, askedFirst: 1, askedLast: 10, because: 'clamped', cap: 100, end: 10, next: { first: 6, lines: 5 } });
     const t = new Transcript('s1').prompt()
       .read('r1', { file_path: BIG, offset: 1, limit: 10 })
       .ok('r1', BIG, { startLine: 1, numLines: 5, totalLines: 10 })
@@ -231,9 +231,9 @@ describe('reading the texts back', () => {
   });
 
   it('reads every kind of note src/hooks/note.ts writes, and nothing else', () => {
-    const short = shortWindowNote({ path: BIG, totalLines: 3001, returnedFirst: 1, returnedLast: 1099, askedLast: undefined, clampedUnderCap: 25000, wasWholeFileRead: true, next: { first: 1100, lines: 1099 } });
+    const short = shortWindowNote({ path: BIG, totalLines: 3001, returnedFirst: 1, returnedLast: 1099, askedFirst: 1, askedLast: undefined, because: 'over-size', cap: 25000, end: 3000, next: { first: 1100, lines: 1099 } });
     expect(parseNote(short)).toEqual({ kind: 'short-window', advice: { first: 1100, lines: 1099 } });
-    const done = shortWindowNote({ path: BIG, totalLines: 30, returnedFirst: 1, returnedLast: 20, askedLast: 25, clampedUnderCap: undefined, wasWholeFileRead: false, next: undefined });
+    const done = shortWindowNote({ path: BIG, totalLines: 30, returnedFirst: 1, returnedLast: 20, askedFirst: 1, askedLast: 25, because: 'shortened', cap: 25000, end: 25, next: undefined });
     expect(parseNote(done)).toEqual({ kind: 'short-window', advice: undefined });
     const range = refusalNote({ path: BIG, refusedFirst: 1, refusedLast: 90000, engine: { rangeMax: '3.1MB' }, charsPerToken: undefined, cap: 25000, fits: { first: 1, lines: 700 }, after: undefined });
     expect(parseNote(range)).toEqual({ kind: 'refusal', advice: { first: 1, lines: 700 } });
