@@ -120,6 +120,7 @@ function passReason(reason: PassReason, c: { cap: number; charFloor: number; fir
     case 'fits': return c.whole.chars <= c.charFloor
       ? `the window is at most ${c.charFloor} characters, so the engine never counts it`
       : `the window fits under the ${c.cap}-token cap`;
+    case 'worth-the-risk': return 'not the first window of the file, and its point estimate fits: one round if it runs, two if clamped';
     case 'first-line-over-cap': return `line ${c.first} alone is over the cap: no window holding it fits, and post explains the refusal`;
   }
 }

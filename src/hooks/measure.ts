@@ -2,7 +2,7 @@
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { neverCountedChars } from '../estimate/cap.js';
 import { WindowFit, type Budget, type FitResult } from '../estimate/fit.js';
-import { LEARNED_SAFETY, PRIOR_SAFETY } from '../estimate/weights.js';
+import { FOLLOW_SAFETY, LEARNED_SAFETY, PRIOR_SAFETY } from '../estimate/weights.js';
 import { scanWindow, type ScanResult } from '../estimate/window.js';
 import type { Learned } from '../state/session.js';
 import type { NextWindow, OversizeLines } from './note.js';
@@ -23,9 +23,24 @@ export interface Sizing {
 
 export const PRIOR_SIZING: Sizing = { ratio: 1, safety: PRIOR_SAFETY, noFloor: false };
 
-/** The file's learned density when the engine taught one (this session or an earlier one), the prior otherwise. */
-export function sizingFor(learned: Pick<Learned, 'ratio' | 'noFloor'> | undefined): Sizing {
-  return learned ? { ratio: learned.ratio, safety: LEARNED_SAFETY, noFloor: learned.noFloor === true } : PRIOR_SIZING;
+/** The file's learned density when the engine taught one (this session or an earlier one), else the prior: with
+ * its full margin for the first window of the file, a narrower one for the windows after it. */
+export function sizingFor(learned: Pick<Learned, 'ratio' | 'noFloor'> | undefined, followOn = false): Sizing {
+  if (learned) return { ratio: learned.ratio, safety: LEARNED_SAFETY, noFloor: learned.noFloor === true };
+  return followOn ? { ...PRIOR_SIZING, safety: FOLLOW_SAFETY } : PRIOR_SIZING;
+}
+
+/** Whether a window sized with this margin may still be widened to one whose point estimate fits (a gamble that
+ * saves a round when it runs and costs one when refused): never after a refusal taught the file's density, so a
+ * file is refused at most once. */
+export function mayGamble(sizing: Sizing): boolean {
+  return sizing.safety === FOLLOW_SAFETY;
+}
+
+/** Whether the whole window from `first` fits by its point estimate, without the margin. */
+export function fitsAtPoint(path: string, first: number, lines: number, cap: number, sizing: Sizing, deadline: number): boolean {
+  const fit = fitWindow(path, first, budgetFor(path, cap, { ...sizing, safety: 1 }, lines), deadline);
+  return !fit.scan.timedOut && fit.whole && fit.lines > 0;
 }
 
 export function budgetFor(path: string, cap: number, sizing: Sizing, maxLines: number): Budget {
@@ -83,9 +98,12 @@ export function continuation(
   const past = skipOversize(path, first, end, budget, deadline);
   if (!past) return undefined;
   if (past.nextFitting > end) return { window: undefined, oversize: past.oversize };
-  const fit = fitWindow(path, past.nextFitting, { ...budget, maxLines: end - past.nextFitting + 1 }, deadline);
+  const rest = end - past.nextFitting + 1;
+  const fit = fitWindow(path, past.nextFitting, { ...budget, maxLines: rest }, deadline);
   if (fit.scan.timedOut || fit.scan.startBeyondEnd || fit.lines === 0) return undefined;
-  return { window: { first: past.nextFitting, lines: Math.min(fit.lines, end - past.nextFitting + 1) }, oversize: past.oversize };
+  // When the whole rest fits by its point estimate, it is named whole: no short tail left for a round of its own.
+  const lines = !fit.whole && mayGamble(sizing) && fitsAtPoint(path, past.nextFitting, rest, cap, sizing, deadline) ? rest : Math.min(fit.lines, rest);
+  return { window: { first: past.nextFitting, lines }, oversize: past.oversize };
 }
 
 /** Whether the file ends with a newline: the engine then counts an empty last line that nobody needs. */

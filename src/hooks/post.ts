@@ -5,7 +5,7 @@ import { resolveCap, WHOLE_FILE_MAX_BYTES, neverCountedChars } from '../estimate
 import { rememberedFile, withFile } from '../state/memory.js';
 import { ownValue } from '../state/record.js';
 import {
-  learnedFor, readingContinued, withLearned, withoutPlan, withoutReading, withReading, type Plan, type Reading, type SessionState,
+  learnedFor, readingContinued, withLearned, withoutPlan, withReading, type Plan, type Reading, type SessionState,
 } from '../state/session.js';
 import { regularFile, resolvedPath, type HookContext } from './context.js';
 import { ReadInput, type PostEvent, type PostToolUse, type PostToolUseFailure } from './input.js';
@@ -52,12 +52,13 @@ function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: Session
   if (!asked) return undefined;
   const end = asked.last === undefined ? lastLine : Math.min(asked.last, lastLine);
   if (returnedLast >= end) {
-    if (file) ctx.store.update(event.session_id, (s) => withoutReading(s, file.path));
+    // A reading of ours is done; the file stays known as read, so its next window is not a first one.
+    if (file && asked.because !== 'shortened') ctx.store.update(event.session_id, (s) => withReading(s, file.path, done(file, asked, ctx.now)));
     return undefined;
   }
 
   const cap = plan?.cap ?? resolveCap(ctx.env, state.cap).cap;
-  const sizing = file ? sizingOf(state, ctx, file) : undefined;
+  const sizing = file ? sizingOf(state, ctx, file, true) : undefined;
   const next = file && sizing ? continuation(file.path, returnedLast + 1, end, cap, sizing, ctx.deadline) : undefined;
   const after = next?.window ?? (next ? undefined : { first: returnedLast + 1, lines: end - returnedLast });
   if (file && after) {
@@ -83,6 +84,13 @@ function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: Session
     end,
     bannerOver,
   });
+}
+
+function done(file: FileAtHand, asked: Asked, now: number): Reading {
+  return {
+    size: file.stat.size, mtimeMs: file.stat.mtimeMs, askedFirst: asked.first, askedLast: asked.last ?? 0,
+    whole: asked.last === undefined && asked.first === 1, nextFirst: 0, nextLines: 0, at: now,
+  };
 }
 
 /** Which reading this Read belongs to, or undefined when it was complete as asked. */
@@ -122,10 +130,12 @@ function askedByModel(event: PostToolUse, returnedFirst: number): Asked {
   return ran;
 }
 
-/** How this file's windows are sized: what this session learned of it, else what an earlier session did. */
-function sizingOf(state: SessionState, ctx: HookContext, file: FileAtHand): Sizing {
+/** How this file's windows are sized: what this session learned of it, else what an earlier session did, else
+ * the prior (`followOn`: for a window after the first). */
+function sizingOf(state: SessionState, ctx: HookContext, file: FileAtHand, followOn: boolean): Sizing {
   const { size, mtimeMs } = file.stat;
-  return sizingFor(learnedFor(state, file.path, size, mtimeMs) ?? rememberedFile(ctx.store.readMemory(), file.path, size, mtimeMs));
+  const learned = learnedFor(state, file.path, size, mtimeMs) ?? rememberedFile(ctx.store.readMemory(), file.path, size, mtimeMs);
+  return sizingFor(learned, followOn);
 }
 
 function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookContext): string | undefined {
@@ -142,7 +152,7 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
   const endsNl = endsWithNewline(file.path, size);
 
   let cap: number;
-  let sizing = sizingOf(state, ctx, file);
+  let sizing = sizingOf(state, ctx, file, false);
   let charsPerToken: number | undefined;
   let refusedLast: number | undefined;
   if (refusal.kind === 'tokens') {

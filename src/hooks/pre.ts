@@ -2,10 +2,10 @@
 import type { Stats } from 'node:fs';
 import { neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES } from '../estimate/cap.js';
 import { rememberedFile } from '../state/memory.js';
-import { learnedFor, withPlan, type Plan } from '../state/session.js';
+import { learnedFor, readingContinued, readingOf, withPlan, type Plan } from '../state/session.js';
 import { regularFile, type HookContext } from './context.js';
 import type { PreToolUse, ReadInput } from './input.js';
-import { budgetFor, fitWindow, measureWindow, sizingFor, type Sizing } from './measure.js';
+import { budgetFor, fitsAtPoint, fitWindow, mayGamble, measureWindow, sizingFor, type Sizing } from './measure.js';
 import { clampedNote } from './note.js';
 import { classifyRead, clampedInput } from './request.js';
 
@@ -24,6 +24,7 @@ export type PassReason =
   | 'start-beyond-end'
   | 'timed-out'
   | 'fits'
+  | 'worth-the-risk' // not the file's first window, and its point estimate fits: one round if it runs, two if clamped
   | 'first-line-over-cap'; // no window helps; post explains the engine's refusal
 
 export type WindowPlan =
@@ -51,8 +52,12 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | un
   const state = ctx.store.read(event.session_id);
   const cap = resolveCap(ctx.env, state.cap).cap;
   const { size, mtimeMs } = file.stat;
+  const request = classifyRead(input);
+  // The window a note of ours named runs as named: it was sized to fit when the note was written.
+  if (request.kind === 'window' && readingContinued(state, file.path, size, mtimeMs, request.first, request.lines)) return undefined;
   const learned = learnedFor(state, file.path, size, mtimeMs) ?? rememberedFile(ctx.store.readMemory(), file.path, size, mtimeMs);
-  const plan = planWindow(input, file, cap, sizingFor(learned), ctx.deadline, wholeReads(ctx.env));
+  const followOn = readingOf(state, file.path, size, mtimeMs) !== undefined;
+  const plan = planWindow(input, file, cap, sizingFor(learned, followOn), ctx.deadline, wholeReads(ctx.env));
   if (plan.kind === 'pass') return undefined;
 
   const record: Plan = {
@@ -125,6 +130,10 @@ export function planWindow(
   if (fit.lines === 0) return { kind: 'pass', reason: 'first-line-over-cap' };
   // A whole read under 256 KiB is never refused, only paged: when its estimate without the margin fits, the
   // engine most likely returns all of it in one round.
+  // Past the first window of a file, a window whose point estimate fits runs as asked: clamped, it would take two.
+  if (askedLines !== undefined && mayGamble(sizing) && fitsAtPoint(file.path, first, askedLines, cap, sizing, deadline)) {
+    return { kind: 'pass', reason: 'worth-the-risk' };
+  }
   if (request.kind === 'whole' && !overSizeCap) {
     const all = measureWindow(file.path, 1, Infinity, deadline);
     if (all.scan.timedOut) return { kind: 'pass', reason: 'timed-out' };

@@ -98,13 +98,19 @@ export function withoutReading(state: SessionState, path: string): SessionState 
   return { ...state, readings };
 }
 
+/** The file's reading this session, if the file is unchanged since: a window of it was read before. */
+export function readingOf(state: SessionState, path: string, size: number, mtimeMs: number): Reading | undefined {
+  const r = ownValue(state.readings, path);
+  return r && r.size === size && r.mtimeMs === mtimeMs ? r : undefined;
+}
+
 /** The reading a Read continues: the note's named window of this unchanged file, from its first line and no
  * longer than named. */
 export function readingContinued(
   state: SessionState, path: string, size: number, mtimeMs: number, first: number, lines: number,
 ): Reading | undefined {
-  const r = ownValue(state.readings, path);
-  return r && r.size === size && r.mtimeMs === mtimeMs && r.nextFirst === first && lines <= r.nextLines ? r : undefined;
+  const r = readingOf(state, path, size, mtimeMs);
+  return r && r.nextLines > 0 && r.nextFirst === first && lines <= r.nextLines ? r : undefined;
 }
 
 function keepNewest<T extends { at: number }>(entries: Record<string, T>, max: number, notBefore: number): Record<string, T> {

@@ -95,8 +95,9 @@ describe('pre clamps a window over the cap', () => {
   });
 
   it('CRLF text is counted as the engine counts it (CR dropped): the clamp is no smaller than for LF', () => {
-    const lf = runHook('pre', preEvent(session, 'toolu_lf', { file_path: join(dir, 'big.txt'), limit: 3000 }), env);
-    const crlf = runHook('pre', preEvent(session, 'toolu_crlf', { file_path: join(dir, 'crlf.txt'), limit: 3000 }), env);
+    // Each the first window of its file in its session: sized alike.
+    const lf = runHook('pre', preEvent('sess-lf', 'toolu_lf', { file_path: join(dir, 'big.txt'), limit: 3000 }), env);
+    const crlf = runHook('pre', preEvent('sess-crlf', 'toolu_crlf', { file_path: join(dir, 'crlf.txt'), limit: 3000 }), env);
     expect(crlf.json.hookSpecificOutput.updatedInput.limit).toBe(lf.json.hookSpecificOutput.updatedInput.limit);
   });
 
