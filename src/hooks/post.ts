@@ -65,6 +65,7 @@ function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: Session
     const reading: Reading = {
       size: file.stat.size, mtimeMs: file.stat.mtimeMs, askedFirst: asked.first, askedLast: asked.last ?? 0,
       whole: asked.last === undefined && asked.first === 1, nextFirst: after.first, nextLines: after.lines, at: ctx.now,
+      ...(asked.because === 'partial-page' ? { partialOf: event.tool_use_id } : {}),
     };
     ctx.store.update(event.session_id, (s) => withReading(s, file.path, reading));
   }

@@ -1,13 +1,16 @@
 // PreToolUse on Read: lower `limit` to the largest prefix of the window that the engine will not refuse.
 import type { Stats } from 'node:fs';
 import { neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES } from '../estimate/cap.js';
-import { rememberedFile } from '../state/memory.js';
-import { learnedFor, readingContinued, readingOf, withPlan, type Plan } from '../state/session.js';
+import { rememberedFile, withFile } from '../state/memory.js';
+import {
+  learnedFor, readingContinued, readingOf, withLearned, withPlan, withReading, type Learned, type Plan, type Reading,
+} from '../state/session.js';
 import { regularFile, type HookContext } from './context.js';
 import type { PreToolUse, ReadInput } from './input.js';
 import { budgetFor, fitsAtPoint, fitWindow, mayGamble, measureWindow, sizingFor, type Sizing } from './measure.js';
 import { clampedNote } from './note.js';
 import { classifyRead, clampedInput } from './request.js';
+import { bannerCount } from './transcript.js';
 
 export interface PreDecision {
   updatedInput: Record<string, unknown>;
@@ -45,18 +48,21 @@ const SMALLEST_KNOWN_CAP = 10_000;
 
 export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | undefined {
   const input = event.tool_input;
-  if (classifyRead(input).kind === 'pass') return undefined;
+  const request = classifyRead(input);
+  if (request.kind === 'pass') return undefined;
   const file = fileAtRisk(input.file_path, event.cwd, ctx.env);
   if (!file) return undefined;
 
   const state = ctx.store.read(event.session_id);
   const cap = resolveCap(ctx.env, state.cap).cap;
   const { size, mtimeMs } = file.stat;
-  const request = classifyRead(input);
+  const reading = readingOf(state, file.path, size, mtimeMs);
+  // A partial page's banner, now in the transcript, holds the engine's count of the whole file.
+  const fromBanner = reading?.partialOf !== undefined ? learnFromBanner(event, file.path, reading, ctx) : undefined;
   // The window a note of ours named runs as named: it was sized to fit when the note was written.
-  if (request.kind === 'window' && readingContinued(state, file.path, size, mtimeMs, request.first, request.lines)) return undefined;
-  const learned = learnedFor(state, file.path, size, mtimeMs) ?? rememberedFile(ctx.store.readMemory(), file.path, size, mtimeMs);
-  const followOn = readingOf(state, file.path, size, mtimeMs) !== undefined;
+  if (!fromBanner && request.kind === 'window' && readingContinued(state, file.path, size, mtimeMs, request.first, request.lines)) return undefined;
+  const learned = fromBanner ?? learnedFor(state, file.path, size, mtimeMs) ?? rememberedFile(ctx.store.readMemory(), file.path, size, mtimeMs);
+  const followOn = reading !== undefined;
   const plan = planWindow(input, file, cap, sizingFor(learned, followOn), ctx.deadline, wholeReads(ctx.env));
   if (plan.kind === 'pass') return undefined;
 
@@ -68,6 +74,22 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | un
   const recorded = ctx.store.update(event.session_id, (s) => withPlan(s, event.tool_use_id, record));
   if (recorded) return { updatedInput: plan.updatedInput };
   return { updatedInput: plan.updatedInput, additionalContext: clampedNote(input.file_path, record) };
+}
+
+/** The engine's count of the whole file, from the banner of its partial page, now in the transcript: learned like a
+ * refusal's count (this session and later ones), once. */
+function learnFromBanner(event: PreToolUse, path: string, reading: Reading, ctx: HookContext): Learned | undefined {
+  const count = bannerCount(event.transcript_path, reading.partialOf!);
+  const whole = count ? measureWindow(path, 1, Infinity, ctx.deadline) : undefined;
+  const { partialOf: _seen, ...rest } = reading;
+  if (!count || !whole || whole.scan.timedOut || whole.pointTokens <= 0) {
+    if (!count) ctx.store.update(event.session_id, (s) => withReading(s, path, rest));
+    return undefined;
+  }
+  const learned: Learned = { size: reading.size, mtimeMs: reading.mtimeMs, ratio: count.tokens / whole.pointTokens, at: ctx.now };
+  ctx.store.update(event.session_id, (s) => withReading(withLearned(s, path, learned, count.cap), path, rest));
+  ctx.store.updateMemory((m) => withFile(m, path, learned));
+  return learned;
 }
 
 /** The regular file a Read names, unless it is too small for any window of it to be counted: every UTF-16

@@ -81,3 +81,31 @@ function toolUseIn(line: string, toolUseId: string): ModelCall | undefined {
   }
   return undefined;
 }
+
+/** The engine's count of a whole file, from the banner of its partial page (a `read_truncation_notice`
+ * attachment the engine writes after the post hooks of that Read ran). Pure. */
+export function findBannerCount(jsonl: string, toolUseId: string): { tokens: number; cap: number } | undefined {
+  const needle = `"toolUseID":${JSON.stringify(toolUseId)}`;
+  for (let at = jsonl.lastIndexOf(needle); at >= 0; at = at > 0 ? jsonl.lastIndexOf(needle, at - 1) : -1) {
+    const start = jsonl.lastIndexOf('\n', at) + 1;
+    const endNl = jsonl.indexOf('\n', at);
+    let record: unknown;
+    try {
+      record = JSON.parse(jsonl.slice(start, endNl < 0 ? jsonl.length : endNl));
+    } catch {
+      continue;
+    }
+    const a = (record as { attachment?: { type?: unknown; toolUseID?: unknown; banner?: unknown } } | null)?.attachment;
+    if (a?.type !== 'read_truncation_notice' || a.toolUseID !== toolUseId || typeof a.banner !== 'string') continue;
+    const m = /\((\d+) tokens, cap (\d+)\)/.exec(a.banner);
+    return m ? { tokens: Number(m[1]), cap: Number(m[2]) } : undefined;
+  }
+  return undefined;
+}
+
+/** The banner count of a partial page, read from the session transcript. */
+export function bannerCount(transcriptPath: unknown, toolUseId: string): { tokens: number; cap: number } | undefined {
+  if (typeof transcriptPath !== 'string') return undefined;
+  const tail = readTailBytes(transcriptPath, TAIL_BYTES);
+  return tail ? findBannerCount(tail.toString('utf8'), toolUseId) : undefined;
+}

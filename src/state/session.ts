@@ -40,9 +40,12 @@ export interface Reading {
   askedLast: number;
   /** The model asked with no limit at all. */
   whole: boolean;
-  /** The window the last note named. */
+  /** The window the last note named (0 lines: the reading is done). */
   nextFirst: number;
   nextLines: number;
+  /** The tool_use_id of the engine's partial page of this file, whose banner holds the engine's count of the whole
+   * file: the transcript has it by the next hook, not yet when `post` runs. */
+  partialOf?: string;
   at: number;
 }
 
@@ -178,7 +181,7 @@ export function normalizeState(raw: unknown): SessionState {
   if (isRecord(raw.readings)) {
     for (const [path, r] of Object.entries(raw.readings)) {
       if (isRecord(r) && allFinite(r, ['size', 'mtimeMs', 'askedFirst', 'askedLast', 'nextFirst', 'nextLines', 'at'])
-        && typeof r.whole === 'boolean') {
+        && typeof r.whole === 'boolean' && (r.partialOf === undefined || typeof r.partialOf === 'string')) {
         setOwn(state.readings, path, r as unknown as Reading);
       }
     }
