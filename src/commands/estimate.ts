@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES, type CapSource } from '../estimate/cap.js';
 import { PRIOR_SAFETY } from '../estimate/weights.js';
-import { continuation, endsWithNewline, measureWindow, PRIOR_SIZING } from '../hooks/measure.js';
+import { continuation, endsWithNewline, measureWindow, namedWindow, PRIOR_SIZING } from '../hooks/measure.js';
 import { shortWindowNote } from '../hooks/note.js';
 import { planWindow, WHOLE_READS_ENV, wholeReads, type PassReason } from '../hooks/pre.js';
 import { classifyRead } from '../hooks/request.js';
@@ -103,7 +103,7 @@ export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv
     updatedInput: plan.updatedInput,
     note: shortWindowNote({
       path, totalLines, returnedFirst: first, returnedLast: last, askedFirst: first, askedLast, because, cap: cap.cap,
-      oversize: next?.oversize, next: next?.window, end,
+      oversize: next?.oversize, next: next?.window && namedWindow(next.window, lastLine, totalLines, askedLines === undefined ? undefined : first + askedLines - 1), end,
     }),
   };
 }

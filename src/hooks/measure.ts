@@ -121,3 +121,12 @@ export function endsWithNewline(path: string, size: number): boolean {
     return false;
   }
 }
+
+/** The window to name, from the continuation that fits: one that reaches the file's last line asks for a line more
+ * than is left (when what was asked goes past it), so that a reader who pages on until a Read comes back shorter
+ * than asked stops there, and is not sent for the empty line the engine counts after a final newline. Pure. */
+export function namedWindow(fit: NextWindow, lastLine: number, totalLines: number, askedLast: number | undefined): NextWindow {
+  if (fit.first + fit.lines - 1 < lastLine) return fit;
+  const limit = Math.min(totalLines - fit.first + 2, (askedLast ?? Infinity) - fit.first + 1);
+  return { first: fit.first, lines: Math.max(fit.lines, limit) };
+}

@@ -95,6 +95,7 @@ function nextSentence(w: ShortWindow): string {
   const banner = w.bannerOver === undefined ? ''
     : ` The banner's page of ${w.bannerOver} lines is over the cap by this estimate; this one fits.`;
   if (next.first + next.lines - 1 >= w.end) {
+    // It may ask for a line past the end: the engine returns what there is, and the reader knows it reached the end.
     return `${unseen}; ${call} is the rest of ${w.askedLast === undefined ? 'the file' : 'the requested window'}.${banner}`;
   }
   return `${unseen}; ${call} (${linesWord(next)}) is the most that fits next under the ${w.cap}-token cap.${banner}`;

@@ -10,7 +10,7 @@ import {
 import { regularFile, resolvedPath, type HookContext } from './context.js';
 import { ReadInput, type PostEvent, type PostToolUse, type PostToolUseFailure } from './input.js';
 import {
-  budgetFor, continuation, endsWithNewline, fitWindow, measureWindow, sizingFor, skipOversize, type Measured, type Sizing,
+  budgetFor, continuation, endsWithNewline, fitWindow, measureWindow, namedWindow, sizingFor, skipOversize, type Measured, type Sizing,
 } from './measure.js';
 import { refusalNote, shortWindowNote, type RefusalAdvice, type ShortBecause } from './note.js';
 import { parseRefusal } from './refusal.js';
@@ -60,7 +60,8 @@ function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: Session
   const cap = plan?.cap ?? resolveCap(ctx.env, state.cap).cap;
   const sizing = file ? sizingOf(state, ctx, file, true) : undefined;
   const next = file && sizing ? continuation(file.path, returnedLast + 1, end, cap, sizing, ctx.deadline) : undefined;
-  const after = next?.window ?? (next ? undefined : { first: returnedLast + 1, lines: end - returnedLast });
+  const fitted = next?.window ?? (next ? undefined : { first: returnedLast + 1, lines: end - returnedLast });
+  const after = fitted && namedWindow(fitted, lastLine, out.totalLines, asked.last);
   if (file && after) {
     const reading: Reading = {
       size: file.stat.size, mtimeMs: file.stat.mtimeMs, askedFirst: asked.first, askedLast: asked.last ?? 0,

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PRIOR_SIZING, sizingFor } from '../../src/hooks/measure';
+import { namedWindow, PRIOR_SIZING, sizingFor } from '../../src/hooks/measure';
 import { FOLLOW_SAFETY, PRIOR_SAFETY } from '../../src/estimate/weights';
 import { planWindow } from '../../src/hooks/pre';
 import { prose } from '../helpers/text';
@@ -41,5 +41,16 @@ describe('planWindow', () => {
     const p = planWindow({ file_path: file, offset: 1, limit: 3000 }, { path: file, stat }, 25_000, sizingFor(undefined, true), later);
     expect(p.kind).toBe('clamp');
     if (p.kind === 'clamp') expect(p.lines).toBeGreaterThan(first.lines);
+  });
+});
+
+describe('namedWindow', () => {
+  it('a window to the last line asks for one line more than is left, never past what was asked', () => {
+    // 300 lines and a final newline: the engine counts 301.
+    expect(namedWindow({ first: 158, lines: 143 }, 300, 301, undefined)).toEqual({ first: 158, lines: 145 });
+    expect(namedWindow({ first: 158, lines: 143 }, 300, 301, 3000)).toEqual({ first: 158, lines: 145 });
+    expect(namedWindow({ first: 158, lines: 143 }, 300, 301, 301)).toEqual({ first: 158, lines: 144 });
+    expect(namedWindow({ first: 158, lines: 143 }, 300, 301, 300)).toEqual({ first: 158, lines: 143 });
+    expect(namedWindow({ first: 158, lines: 100 }, 300, 301, undefined)).toEqual({ first: 158, lines: 100 });
   });
 });
