@@ -112,7 +112,7 @@ export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv
 function passReason(reason: PassReason, c: { cap: number; charFloor: number; first: number; whole: { chars: number } }): string {
   switch (reason) {
     case 'not-a-window': return 'a PDF page range or allow_large: the engine counts those differently';
-    case 'engine-pages-it': return `a Read with no limit of a file under 256 KiB, and ${WHOLE_READS_ENV}=engine: the engine pages it itself`;
+    case 'engine-pages-it': return `a Read with no limit of a file under 256 KiB: the engine pages it itself (${WHOLE_READS_ENV}=window makes it a window)`;
     case 'may-fit-whole': return 'a Read with no limit of a file under 256 KiB, estimated near the cap: the engine returns it whole, or pages it';
     case 'small-file': return `the file is at most ${c.charFloor} bytes, so no window of it is ever counted`;
     case 'start-beyond-end': return `the file has fewer than ${c.first} lines`;

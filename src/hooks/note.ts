@@ -78,7 +78,7 @@ export function shortWindowNote(w: ShortWindow): string {
       break;
     case 'partial-page': {
       const share = Math.round((100 * (w.returnedLast - w.returnedFirst + 1)) / Math.max(1, w.end));
-      parts.push(`This Read without limit showed ${returned} (${share}% of the file's lines), the engine's partial page.`);
+      parts.push(`This Read without limit showed ${returned} (${share}% of the file's lines), the engine's partial page, which does not count as having read the file for Write; a window does.`);
       break;
     }
   }

@@ -1,7 +1,7 @@
 // PostToolUse and PostToolUseFailure on Read: say what came back short and where reading goes on, with a
 // continuation sized to fit; after a refusal, learn the file's density from the engine's own count and name a
 // window that fits. A reading the pager leads goes on across Reads: following a note gets the next note.
-import { resolveCap, WHOLE_FILE_MAX_BYTES, neverCountedChars } from '../estimate/cap.js';
+import { ENGINE_PAGE_FILL, resolveCap, WHOLE_FILE_MAX_BYTES, neverCountedChars } from '../estimate/cap.js';
 import { rememberedFile, withFile } from '../state/memory.js';
 import { ownValue } from '../state/record.js';
 import {
@@ -58,7 +58,8 @@ function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: Session
   }
 
   const cap = plan?.cap ?? resolveCap(ctx.env, state.cap).cap;
-  const sizing = file ? sizingOf(state, ctx, file, true) : undefined;
+  const sizing = !file ? undefined
+    : (asked.because === 'partial-page' ? fromPartialPage(state, file, out, cap, ctx.deadline) : undefined) ?? sizingOf(state, ctx, file, true);
   const next = file && sizing ? continuation(file.path, returnedLast + 1, end, cap, sizing, ctx.deadline) : undefined;
   const fitted = next?.window ?? (next ? undefined : { first: returnedLast + 1, lines: end - returnedLast });
   const after = fitted && namedWindow(fitted, lastLine, out.totalLines, asked.last);
@@ -86,6 +87,19 @@ function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: Session
     end,
     bannerOver,
   });
+}
+
+/** The engine sized its partial page from its count of the whole file: about `lines × cap / tokens × 0.85` lines
+ * (fewer, if its page then estimated over the cap). So the page's length gives that count, or a little more,
+ * before the banner that holds it reaches the transcript. Undefined when the file's density is known already. */
+function fromPartialPage(
+  state: SessionState, file: FileAtHand, out: PostToolUse['tool_response']['file'], cap: number, deadline: number,
+): Sizing | undefined {
+  if (learnedFor(state, file.path, file.stat.size, file.stat.mtimeMs) || out.numLines < 2) return undefined;
+  const whole = measureWindow(file.path, 1, Infinity, deadline);
+  if (whole.scan.timedOut || whole.pointTokens <= 0) return undefined;
+  const tokens = (out.totalLines * cap * ENGINE_PAGE_FILL) / out.numLines;
+  return sizingFor({ ratio: tokens / whole.pointTokens });
 }
 
 function done(file: FileAtHand, asked: Asked, now: number): Reading {

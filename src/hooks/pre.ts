@@ -21,7 +21,7 @@ export interface PreDecision {
 /** Why a Read is left as the model asked. */
 export type PassReason =
   | 'not-a-window' // PDFs, allow_large
-  | 'engine-pages-it' // no limit, under 256 KiB, and READ_CEILING_PAGER_WHOLE_READS=engine
+  | 'engine-pages-it' // no limit, under 256 KiB: the engine's partial page (READ_CEILING_PAGER_WHOLE_READS=window: a window)
   | 'may-fit-whole' // no limit, under 256 KiB, estimated near the cap: the engine returns it whole or pages it
   | 'small-file' // no window of the file is ever counted
   | 'start-beyond-end'
@@ -111,14 +111,16 @@ export function tooSmallToMatter(json: unknown, env: NodeJS.ProcessEnv): boolean
   return typeof filePath === 'string' && !fileAtRisk(filePath, event!.cwd, env);
 }
 
-/** What becomes of a Read with no limit of a file under 256 KiB that is over the cap. `window`: an explicit
- * window that fits, which counts as having read the file for Edit (the engine's own partial page does not).
- * `engine`: left to the engine's partial page. */
+/** What becomes of a Read with no limit of a file under 256 KiB that is over the cap. `engine` (the default): the
+ * engine's own partial page, whose banner holds the engine's count of the whole file, so every later window of the
+ * file is sized from it. `window`: an explicit window that fits, which counts as having read the file for Write
+ * (and for Edit on the models whose guard checks it), where the partial page does not; it costs rounds where the
+ * estimate is wide of the model's count, since nothing then tells the pager the true count. */
 export type WholeReads = 'window' | 'engine';
 export const WHOLE_READS_ENV = 'READ_CEILING_PAGER_WHOLE_READS';
 
 export function wholeReads(env: NodeJS.ProcessEnv): WholeReads {
-  return env[WHOLE_READS_ENV] === 'engine' ? 'engine' : 'window';
+  return env[WHOLE_READS_ENV] === 'window' ? 'window' : 'engine';
 }
 
 /** What `pre` does with a Read of a regular file under a cap, sized for this file. Shared with the `estimate`
@@ -129,7 +131,7 @@ export function planWindow(
   cap: number,
   sizing: Sizing,
   deadline: number,
-  whole: WholeReads = 'window',
+  whole: WholeReads = 'engine',
 ): WindowPlan {
   const request = classifyRead(input);
   if (request.kind === 'pass') return { kind: 'pass', reason: 'not-a-window' };

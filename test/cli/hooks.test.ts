@@ -133,14 +133,14 @@ describe('reads without a limit', () => {
     expect(steps.at(-1)!.note).toBeUndefined();
   });
 
-  it('a whole-file read under 256 KiB over the cap becomes a window too: the partial page would fail the edit guard', () => {
-    const r = runHook('pre', preEvent(session, 'toolu_whole', { file_path: join(dir, 'big.txt') }), env);
+  it('a whole-file read under 256 KiB is left to the engine\'s partial page, or with READ_CEILING_PAGER_WHOLE_READS=window becomes a window', () => {
+    expect(runHook('pre', preEvent(session, 'toolu_whole', { file_path: join(dir, 'big.txt') }), env).stdout).toBe('');
+    const windowed = { ...env, READ_CEILING_PAGER_WHOLE_READS: 'window' };
+    const r = runHook('pre', preEvent('sess-window', 'toolu_whole2', { file_path: join(dir, 'big.txt') }), windowed);
     const ran = r.json.hookSpecificOutput.updatedInput;
     expect(ran).toEqual({ file_path: join(dir, 'big.txt'), limit: ran.limit });
-    const post = runHook('post', postEvent(session, 'toolu_whole', ran, engineRead(ran.file_path, undefined, ran.limit)), env);
+    const post = runHook('post', postEvent('sess-window', 'toolu_whole2', ran, engineRead(ran.file_path, undefined, ran.limit)), windowed);
     expect(post.json.hookSpecificOutput.additionalContext).toContain('would return a partial page, which does not count as reading the file for Edit');
-    // Left to the engine when the user says so.
-    expect(runHook('pre', preEvent(session, 'toolu_whole2', { file_path: join(dir, 'big.txt') }), { ...env, READ_CEILING_PAGER_WHOLE_READS: 'engine' }).stdout).toBe('');
   });
 
   it('after the engine\'s own partial page: a note with what is unseen and a continuation that fits', () => {
@@ -149,10 +149,13 @@ describe('reads without a limit', () => {
     const response = { ...page, file: { ...page.file, truncatedByTokenCap: true } };
     const post = runHook('post', postEvent('sess-partial', 'p1', { file_path: file }, response), env);
     const note: string = post.json.hookSpecificOutput.additionalContext;
-    expect(note).toContain("This Read without limit showed lines 1-1000 (33% of the file's lines), the engine's partial page.");
+    expect(note).toContain("This Read without limit showed lines 1-1000 (33% of the file's lines), the engine's partial page, which does not count as having read the file for Write; a window does.");
     const m = /offset=1001 limit=(\d+)/.exec(note);
     expect(m).not.toBeNull();
     expect(runHook('pre', preEvent('sess-partial', 'p2', { file_path: file, offset: 1001, limit: Number(m![1]) }), env).stdout).toBe('');
+    // The engine's page of 1000 lines says how densely it counted the file: the next window is sized from that,
+    // about as long as the page (the engine's page holds 85% of the cap; the next window fills the cap).
+    expect(Number(m![1])).toBeGreaterThan(1000);
   });
 
   it('a read past the end of a file over 256 KiB with no limit gets a limit, so the engine answers with its line count', () => {

@@ -36,8 +36,7 @@ describe('pass-throughs', () => {
   it('runs the same Reads with and without the pager', async () => {
     const targets = Object.values(CASES);
     const withPartial = [...targets, { path: partial, once: true }];
-    // READ_CEILING_PAGER_WHOLE_READS=engine: a read with no limit under 256 KiB is left to the engine's partial page.
-    withPager = await readSession({ cwd: dir, hooks: 'pager', cap: CAP, targets: withPartial, extraEnv: { READ_CEILING_PAGER_WHOLE_READS: 'engine' } });
+    withPager = await readSession({ cwd: dir, hooks: 'pager', cap: CAP, targets: withPartial });
     without = await readSession({ cwd: dir, hooks: 'none', cap: CAP, targets: withPartial });
     expect(withPager.ok, withPager.run.stderr).toBe(true);
     expect(without.ok, without.run.stderr).toBe(true);
@@ -55,7 +54,7 @@ describe('pass-throughs', () => {
     });
   }
 
-  it('a read with no limit left to the engine (READ_CEILING_PAGER_WHOLE_READS=engine): the same partial page, and a note on what is unseen', () => {
+  it('a read with no limit left to the engine: the same partial page, and a note on what is unseen', () => {
     const a = withPager.cursor(partial).steps[0]!;
     const b = without.cursor(partial).steps[0]!;
     expect(a.content).toBe(b.content);
@@ -63,7 +62,7 @@ describe('pass-throughs', () => {
     const page = without.ran.get(b.toolUseId).file;
     const note = a.notes.find((t) => /read-ceiling-pager/.test(t));
     expect(note).toContain(`This Read without limit showed lines 1-${page.numLines} (`);
-    expect(note).toContain("of the file's lines), the engine's partial page.");
+    expect(note).toContain("of the file's lines), the engine's partial page, which does not count as having read the file for Write");
     // The model follows the last offset/limit it is told: ours, from the line after the page.
     expect(a.advice?.offset).toBe(page.numLines + 1);
   });

@@ -2,7 +2,8 @@
 // follows what it is told gets every line once, is never refused beyond lines that alone exceed the cap, takes
 // no more calls than with the bare engine, and every continuation a note names runs as named (no clamp). And a
 // file read whole then edited: the engine's partial page does not count as having read it for Write (nor for Edit
-// on the models that check), so the pager's window saves the refused edit and the re-read.
+// on the models that check), so with READ_CEILING_PAGER_WHOLE_READS=window the pager's window saves the refused
+// edit and the re-read.
 import { readdirSync, statSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -80,12 +81,14 @@ describe('reading files whole (no limit), following what the model is told', () 
       // No refusal at all, except of a window holding a line that alone is over the cap.
       const refusals = c.steps.filter((st) => st.isError && !(kind.oversize && /exceeds maximum allowed tokens/.test(st.content)));
       expect(refusals.length, trail).toBe(0);
-      // Every continuation a note named ran exactly as named: the engine returned those lines, nothing clamped.
+      // Every continuation a note of ours named ran exactly as named: the engine returned those lines (up to the end
+      // of the file), nothing clamped.
       c.steps.forEach((st, i) => {
         const prev = c.steps[i - 1];
-        if (!prev?.advice || st.isError) return;
+        if (!prev?.advice || st.isError || !prev.notes.some((n) => n.includes('read-ceiling-pager:'))) return;
         const out = s.ran.get(st.toolUseId)?.file;
-        expect({ first: out?.startLine, lines: out?.numLines }, trail).toEqual({ first: prev.advice.offset, lines: prev.advice.limit });
+        const expected = Math.min(prev.advice.limit, out.totalLines - prev.advice.offset + 1);
+        expect({ first: out?.startLine, lines: out?.numLines }, trail).toEqual({ first: prev.advice.offset, lines: expected });
       });
       // No silent partial page: if the engine paged the file, a note about it followed.
       const paged = c.steps.filter((st) => s.ran.get(st.toolUseId)?.file?.truncatedByTokenCap);
@@ -117,14 +120,14 @@ describe('a file read whole, then edited', () => {
   const rounds = (s: { observations: { results: unknown[] }[] }) => s.observations.filter((o) => o.results.length > 0).length;
 
   for (const [tool, model] of [['Write', undefined], ['Edit', 'claude-sonnet-4-5']] as const) {
-    it(`${tool}${model ? ` (${model}, which checks Edit too)` : ''}: one read and one ${tool} with the pager; a refused ${tool} and a re-read without`, async () => {
+    it(`${tool}${model ? ` (${model}, which checks Edit too)` : ''}: one read and one ${tool} with the pager's window mode; a refused ${tool} and a re-read without`, async () => {
       const cap = 3000;
       const d1 = tempDir('edit-on');
       const d2 = tempDir('edit-off');
       const p1 = F.put(d1, 'notes.txt', original);
       const p2 = F.put(d2, 'notes.txt', original);
       const args = model ? ['--model', model] : [];
-      const common = { cap, allowedTools: 'Read,Edit,Write', args };
+      const common = { cap, allowedTools: 'Read,Edit,Write', args, extraEnv: { READ_CEILING_PAGER_WHOLE_READS: 'window' } };
       const [on, off] = await Promise.all([
         scriptSession({ ...common, cwd: d1, hooks: 'pager', script: script(p1, tool) }),
         scriptSession({ ...common, cwd: d2, hooks: 'none', script: script(p2, tool) }),

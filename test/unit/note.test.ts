@@ -48,7 +48,7 @@ describe('shortWindowNote: what the model is told after a window came back short
 
   it('after the engine\'s partial page: how much is unseen, and a continuation that fits even where the banner\'s does not', () => {
     const note = shortWindowNote({ ...base, askedLast: undefined, because: 'partial-page', end: 3000, next: { first: 1100, lines: 900 }, bannerOver: 1099 });
-    expect(note).toBe("read-ceiling-pager: /repo/big.txt has 3001 lines. This Read without limit showed lines 1-1099 (37% of the file's lines), the engine's partial page. Lines 1100-3000 are not shown yet; offset=1100 limit=900 (lines 1100-1999) is the most that fits next under the 25000-token cap. The banner's page of 1099 lines is over the cap by this estimate; this one fits.");
+    expect(note).toBe("read-ceiling-pager: /repo/big.txt has 3001 lines. This Read without limit showed lines 1-1099 (37% of the file's lines), the engine's partial page, which does not count as having read the file for Write; a window does. Lines 1100-3000 are not shown yet; offset=1100 limit=900 (lines 1100-1999) is the most that fits next under the 25000-token cap. The banner's page of 1099 lines is over the cap by this estimate; this one fits.");
     // The model reads the last offset/limit named: it must be ours.
     expect([...note.matchAll(/offset=(\d+) limit=(\d+)/g)].map((m) => m[0])).toEqual(['offset=1100 limit=900']);
   });
