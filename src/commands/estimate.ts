@@ -3,11 +3,11 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { neverCountedChars, resolveCap, type CapSource } from '../estimate/cap.js';
+import { neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES, type CapSource } from '../estimate/cap.js';
 import { PRIOR_SAFETY } from '../estimate/weights.js';
-import { measureWindow } from '../hooks/measure.js';
+import { continuation, endsWithNewline, measureWindow, namedWindow, PRIOR_SIZING } from '../hooks/measure.js';
 import { shortWindowNote } from '../hooks/note.js';
-import { planWindow, type PassReason } from '../hooks/pre.js';
+import { planWindow, WHOLE_READS_ENV, wholeReads, type PassReason } from '../hooks/pre.js';
 import { classifyRead } from '../hooks/request.js';
 
 /** A dry run may take longer than the hook's 2 s; past this it reports what it has. */
@@ -84,29 +84,26 @@ export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv
     },
     clamp: null, reason: null, updatedInput: null, note: null,
   };
-  const plan = planWindow(input, { path, stat }, cap.cap, undefined, deadline);
+  const plan = planWindow(input, { path, stat }, cap.cap, PRIOR_SIZING, deadline, wholeReads(env));
   if (plan.kind === 'pass') return { ...report, reason: passReason(plan.reason, { cap: cap.cap, charFloor, first, whole }) };
 
   const last = first + plan.lines - 1;
   const totalLines = stat.size <= MAX_LINE_COUNT_BYTES ? countLines(path) : undefined;
-  const askedLast = askedLines === undefined ? undefined : first + askedLines - 1;
-  const end = askedLast ?? (totalLines !== undefined ? totalLines : Infinity);
-  const next = last + 1 <= end
-    ? { first: last + 1, lines: askedLast !== undefined ? askedLast - last : Math.min(plan.lines, end - last) }
-    : undefined;
+  const clamp = { limit: plan.lines, first, last, tokens: Math.round(plan.safeTokens), chars: plan.chars };
+  if (totalLines === undefined) return { ...report, clamp, updatedInput: plan.updatedInput };
+  // The note `post` would add, sized exactly as `post` sizes it.
+  const lastLine = endsWithNewline(path, stat.size) ? totalLines - 1 : totalLines;
+  const askedLast = askedLines === undefined ? undefined : Math.min(first + askedLines - 1, lastLine);
+  const end = askedLast ?? lastLine;
+  const next = last < end ? continuation(path, last + 1, end, cap.cap, PRIOR_SIZING, deadline) : undefined;
+  const because = request.kind !== 'whole' ? 'clamped' : stat.size > WHOLE_FILE_MAX_BYTES ? 'over-size' : 'edit-guard';
   return {
     ...report,
-    clamp: { limit: plan.lines, first, last, tokens: Math.round(plan.safeTokens), chars: plan.chars },
+    clamp,
     updatedInput: plan.updatedInput,
-    note: totalLines === undefined ? null : shortWindowNote({
-      path,
-      totalLines,
-      returnedFirst: first,
-      returnedLast: last,
-      askedLast: askedLast === undefined ? undefined : Math.min(askedLast, totalLines),
-      clampedUnderCap: cap.cap,
-      wasWholeFileRead: request.kind === 'whole',
-      next,
+    note: shortWindowNote({
+      path, totalLines, returnedFirst: first, returnedLast: last, askedFirst: first, askedLast, because, cap: cap.cap,
+      oversize: next?.oversize, next: next?.window && namedWindow(next.window, lastLine, totalLines, askedLines === undefined ? undefined : first + askedLines - 1), end,
     }),
   };
 }
@@ -115,13 +112,15 @@ export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv
 function passReason(reason: PassReason, c: { cap: number; charFloor: number; first: number; whole: { chars: number } }): string {
   switch (reason) {
     case 'not-a-window': return 'a PDF page range or allow_large: the engine counts those differently';
-    case 'engine-pages-it': return 'a Read with no limit of a file under 256 KiB: the engine pages it itself';
+    case 'engine-pages-it': return `a Read with no limit of a file under 256 KiB: the engine pages it itself (${WHOLE_READS_ENV}=window makes it a window)`;
+    case 'may-fit-whole': return 'a Read with no limit of a file under 256 KiB, estimated near the cap: the engine returns it whole, or pages it';
     case 'small-file': return `the file is at most ${c.charFloor} bytes, so no window of it is ever counted`;
     case 'start-beyond-end': return `the file has fewer than ${c.first} lines`;
     case 'timed-out': return 'the file took too long to read; pre passes the Read through';
     case 'fits': return c.whole.chars <= c.charFloor
       ? `the window is at most ${c.charFloor} characters, so the engine never counts it`
       : `the window fits under the ${c.cap}-token cap`;
+    case 'worth-the-risk': return 'not the first window of the file, and its point estimate fits: one round if it runs, two if clamped';
     case 'first-line-over-cap': return `line ${c.first} alone is over the cap: no window holding it fits, and post explains the refusal`;
   }
 }

@@ -5,6 +5,9 @@ export const DEFAULT_CAP = 25_000;
 /** A read with no `limit` of a file larger than this is an error, not a page. */
 export const WHOLE_FILE_MAX_BYTES = 262_144;
 
+/** The engine's partial page of a whole read holds about this share of the cap, by its own count. */
+export const ENGINE_PAGE_FILL = 0.85;
+
 export const CAP_ENV = 'CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS';
 
 export interface CapSource {

@@ -29,5 +29,10 @@ export const WEIGHTS: Weights = {
 /** Multiplier on the point estimate before any refusal taught us this file's density. */
 export const PRIOR_SAFETY = 1.1;
 
+/** Multiplier on windows after the first of a file this session, before any refusal: the first window is never a
+ * gamble, but a later one may be. A refusal there costs one round and teaches the file's density for every window
+ * after it; a margin as wide as the prior's costs a round in every few windows of a long read. */
+export const FOLLOW_SAFETY = 1.04;
+
 /** Multiplier on the learned estimate: the measured density came from one window; others vary a little. */
 export const LEARNED_SAFETY = 1.05;

@@ -1,9 +1,11 @@
 // The questions the hooks ask of a file, answered by streaming it into a fit.
+import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { neverCountedChars } from '../estimate/cap.js';
 import { WindowFit, type Budget, type FitResult } from '../estimate/fit.js';
-import { LEARNED_SAFETY, PRIOR_SAFETY } from '../estimate/weights.js';
+import { FOLLOW_SAFETY, LEARNED_SAFETY, PRIOR_SAFETY } from '../estimate/weights.js';
 import { scanWindow, type ScanResult } from '../estimate/window.js';
-import type { OversizeLines } from './note.js';
+import type { Learned } from '../state/session.js';
+import type { NextWindow, OversizeLines } from './note.js';
 
 export interface Measured extends FitResult {
   scan: ScanResult;
@@ -11,15 +13,38 @@ export interface Measured extends FitResult {
   safeTokens: number;
 }
 
-/** The budget for a file: its learned density when a refusal taught us one, the prior otherwise. */
-export function budgetFor(path: string, cap: number, ratio: number | undefined, maxLines: number): Budget {
-  return {
-    cap,
-    charFloor: neverCountedChars(cap, path),
-    ratio: ratio ?? 1,
-    safety: ratio === undefined ? PRIOR_SAFETY : LEARNED_SAFETY,
-    maxLines,
-  };
+/** How a file's windows are sized: engine tokens per estimated token, the margin kept on top, and whether the
+ * engine's skip rule (short windows are never counted) can be trusted for it. */
+export interface Sizing {
+  ratio: number;
+  safety: number;
+  noFloor: boolean;
+}
+
+export const PRIOR_SIZING: Sizing = { ratio: 1, safety: PRIOR_SAFETY, noFloor: false };
+
+/** The file's learned density when the engine taught one (this session or an earlier one), else the prior: with
+ * its full margin for the first window of the file, a narrower one for the windows after it. */
+export function sizingFor(learned: Pick<Learned, 'ratio' | 'noFloor'> | undefined, followOn = false): Sizing {
+  if (learned) return { ratio: learned.ratio, safety: LEARNED_SAFETY, noFloor: learned.noFloor === true };
+  return followOn ? { ...PRIOR_SIZING, safety: FOLLOW_SAFETY } : PRIOR_SIZING;
+}
+
+/** Whether a window sized with this margin may still be widened to one whose point estimate fits (a gamble that
+ * saves a round when it runs and costs one when refused): never after a refusal taught the file's density, so a
+ * file is refused at most once. */
+export function mayGamble(sizing: Sizing): boolean {
+  return sizing.safety === FOLLOW_SAFETY;
+}
+
+/** Whether the whole window from `first` fits by its point estimate, without the margin. */
+export function fitsAtPoint(path: string, first: number, lines: number, cap: number, sizing: Sizing, deadline: number): boolean {
+  const fit = fitWindow(path, first, budgetFor(path, cap, { ...sizing, safety: 1 }, lines), deadline);
+  return !fit.scan.timedOut && fit.whole && fit.lines > 0;
+}
+
+export function budgetFor(path: string, cap: number, sizing: Sizing, maxLines: number): Budget {
+  return { cap, charFloor: sizing.noFloor ? 0 : neverCountedChars(cap, path), ratio: sizing.ratio, safety: sizing.safety, maxLines };
 }
 
 /** The largest prefix of the window from `first` that fits the budget. */
@@ -61,4 +86,47 @@ export function skipOversize(path: string, first: number, last: number, budget: 
     line++;
   }
   return { oversize, nextFitting: line };
+}
+
+/** Where a reading goes on from `first` (up to its last wanted line `end`): past any lines that alone are over
+ * the cap, the largest window the estimate says fits, so that following it runs without a clamp. `window` is
+ * undefined when nothing readable is left; the whole is undefined when the file could not be measured in time. */
+export function continuation(
+  path: string, first: number, end: number, cap: number, sizing: Sizing, deadline: number,
+): { window: NextWindow | undefined; oversize: OversizeLines | undefined } | undefined {
+  const budget = budgetFor(path, cap, sizing, 1);
+  const past = skipOversize(path, first, end, budget, deadline);
+  if (!past) return undefined;
+  if (past.nextFitting > end) return { window: undefined, oversize: past.oversize };
+  const rest = end - past.nextFitting + 1;
+  const fit = fitWindow(path, past.nextFitting, { ...budget, maxLines: rest }, deadline);
+  if (fit.scan.timedOut || fit.scan.startBeyondEnd || fit.lines === 0) return undefined;
+  // When the whole rest fits by its point estimate, it is named whole: no short tail left for a round of its own.
+  const lines = !fit.whole && mayGamble(sizing) && fitsAtPoint(path, past.nextFitting, rest, cap, sizing, deadline) ? rest : Math.min(fit.lines, rest);
+  return { window: { first: past.nextFitting, lines }, oversize: past.oversize };
+}
+
+/** Whether the file ends with a newline: the engine then counts an empty last line that nobody needs. */
+export function endsWithNewline(path: string, size: number): boolean {
+  if (size === 0) return false;
+  try {
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const b = Buffer.alloc(1);
+      return readSync(fd, b, 0, 1, size - 1) === 1 && b[0] === 10;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+/** The window to name, from the continuation that fits: one that reaches the file's last line asks for a line more
+ * than is left (when what was asked goes past it), so that a reader who pages on until a Read comes back shorter
+ * than asked stops there, and is not sent for the empty line the engine counts after a final newline. Pure. */
+export function namedWindow(fit: NextWindow, lastLine: number, totalLines: number, askedLast: number | undefined): NextWindow {
+  if (fit.first + fit.lines - 1 < lastLine) return fit;
+  const limit = Math.min(totalLines - fit.first + 2, (askedLast ?? Infinity) - fit.first + 1);
+  return { first: fit.first, lines: Math.max(fit.lines, limit) };
 }

@@ -19,37 +19,90 @@ export interface OversizeLines {
   chars: number;
 }
 
+/** Why a window came back shorter than the reading it belongs to. */
+export type ShortBecause =
+  /** `pre` clamped the model's window under the cap. */
+  | 'clamped'
+  /** Another hook shortened it before it ran. */
+  | 'shortened'
+  /** The model followed the continuation an earlier note named; the reading goes on. */
+  | 'continuing'
+  /** A Read with no limit of a file over 256 KiB, which the engine refuses, ran as a window. */
+  | 'over-size'
+  /** A Read with no limit of a file under 256 KiB over the cap ran as a window, not as the engine's partial page. */
+  | 'edit-guard'
+  /** The engine's own partial page of a Read with no limit. */
+  | 'partial-page';
+
 export interface ShortWindow {
   path: string;
   /** The engine's line count (it counts the empty line after a final newline). */
   totalLines: number;
   returnedFirst: number;
   returnedLast: number;
-  /** The last line of the window the model asked for, or undefined for "to the end of the file". */
+  /** The window the model asked for: its first line, and its last (undefined: to the end of the file). */
+  askedFirst: number;
   askedLast: number | undefined;
-  /** Why it was short: we clamped it under this cap, or another hook shortened it. */
-  clampedUnderCap: number | undefined;
-  /** The model asked for no limit, and the file was too large for that. */
-  wasWholeFileRead: boolean;
+  because: ShortBecause;
+  cap: number;
   oversize?: OversizeLines;
-  /** Where reading goes on (after any oversize lines), or undefined when nothing is left. */
+  /** Where reading goes on (after any oversize lines), sized to fit, or undefined when nothing is left. */
   next: NextWindow | undefined;
+  /** The last line wanted: `askedLast`, or the file's last line. */
+  end: number;
+  /** After a partial page: the page size the engine's banner names, when it is over the cap by the estimate. */
+  bannerOver?: number;
 }
 
-/** The note after a window that came back shorter than asked. */
+/** The note after a window that came back shorter than the reading it belongs to. */
 export function shortWindowNote(w: ShortWindow): string {
   const parts = [`${PREFIX} ${shortPath(w.path)} has ${w.totalLines} lines.`];
   const returned = `lines ${range(w.returnedFirst, w.returnedLast)}`;
-  if (w.wasWholeFileRead) {
-    parts.push(`A Read without limit is refused for a file over 256 KiB, so this Read returned ${returned} as a window${capClause(w.clampedUnderCap)}.`);
-  } else if (w.askedLast !== undefined) {
-    parts.push(`This Read returned ${returned} of the requested ${range(w.returnedFirst, w.askedLast)}${w.clampedUnderCap ? capClause(w.clampedUnderCap) : ' (the window was shortened before it ran)'}.`);
-  } else {
-    parts.push(`This Read returned ${returned} of lines ${w.returnedFirst}-${w.totalLines}${capClause(w.clampedUnderCap)}.`);
+  const asked = w.askedLast === undefined ? undefined : range(w.askedFirst, w.askedLast);
+  const fits = `, the most that fits under the ${w.cap}-token Read cap`;
+  switch (w.because) {
+    case 'clamped':
+      parts.push(`This Read returned ${returned} of the requested ${asked ?? `${w.askedFirst}-${w.totalLines}`}${fits}.`);
+      break;
+    case 'shortened':
+      parts.push(`This Read returned ${returned} of the requested ${asked ?? `${w.askedFirst}-${w.totalLines}`} (the window was shortened before it ran).`);
+      break;
+    case 'continuing':
+      parts.push(`This Read returned ${returned}, continuing ${asked ? `the requested ${asked}` : 'a read of the whole file'}.`);
+      break;
+    case 'over-size':
+      parts.push(`A Read without limit is refused for a file over 256 KiB, so this Read returned ${returned} as a window${fits}.`);
+      break;
+    case 'edit-guard':
+      parts.push(`A Read without limit of this file would return a partial page, which does not count as reading the file for Edit, so this Read returned ${returned} as a window${fits}.`);
+      break;
+    case 'partial-page': {
+      const share = Math.round((100 * (w.returnedLast - w.returnedFirst + 1)) / Math.max(1, w.end));
+      parts.push(`This Read without limit showed ${returned} (${share}% of the file's lines), the engine's partial page, which does not count as having read the file for Write; a window does.`);
+      break;
+    }
   }
   if (w.oversize) parts.push(oversizeSentence(w.path, w.oversize));
-  parts.push(nextSentence(w.next, w.askedLast !== undefined));
+  parts.push(nextSentence(w));
   return parts.join(' ');
+}
+
+function nextSentence(w: ShortWindow): string {
+  const next = w.next;
+  if (!next) return w.askedLast === undefined ? 'Nothing is left of the file.' : 'Nothing is left of the requested window.';
+  const unseen = `${capitalize(range2(next.first, w.end))} ${next.first === w.end ? 'is' : 'are'} not shown yet`;
+  const call = `offset=${next.first} limit=${next.lines}`;
+  const banner = w.bannerOver === undefined ? ''
+    : ` The banner's page of ${w.bannerOver} lines is over the cap by this estimate; this one fits.`;
+  if (next.first + next.lines - 1 >= w.end) {
+    // It may ask for a line past the end: the engine returns what there is, and the reader knows it reached the end.
+    return `${unseen}; ${call} is the rest of ${w.askedLast === undefined ? 'the file' : 'the requested window'}.${banner}`;
+  }
+  return `${unseen}; ${call} (${linesWord(next)}) is the most that fits next under the ${w.cap}-token cap.${banner}`;
+}
+
+function range2(first: number, last: number): string {
+  return first === last ? `line ${first}` : `lines ${first}-${last}`;
 }
 
 export interface RefusalAdvice {
@@ -95,16 +148,6 @@ function oversizeSentence(path: string, o: OversizeLines): string {
   return `${which} over the cap, ${size}: no Read window holding ${o.first === o.last ? 'it' : 'them'} fits. `
     + `Grep finds text inside ${o.first === o.last ? 'it' : 'them'}, and a shell byte range shows a part, for example `
     + `\`sed -n '${o.first}p' ${shellQuote(path)} | cut -c 1-20000\`.`;
-}
-
-function nextSentence(next: NextWindow | undefined, explicitWindow: boolean): string {
-  if (!next) return 'Nothing is left of the requested window.';
-  const rest = explicitWindow ? `the rest of the requested window` : `the next page`;
-  return `${capitalize(linesWord(next))} ${next.lines === 1 ? 'is' : 'are'} not shown yet; offset=${next.first} limit=${next.lines} is ${rest}.`;
-}
-
-function capClause(cap: number | undefined): string {
-  return cap ? `, the most that fits under the ${cap}-token Read cap` : '';
 }
 
 function linesWord(w: NextWindow): string {

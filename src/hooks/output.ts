@@ -2,7 +2,7 @@
 // hook JSON (docs/ENGINE.md §7). A new kind of answer is a compile error in `toWire` until it is written out.
 import type { HookContext } from './context.js';
 import type { NoNoteReason } from './post.js';
-import type { PassReason } from './pre.js';
+import type { PreSilence } from './pre.js';
 
 /** The pager's hook commands: `pre` (PreToolUse on Read), `post` (both post events on Read), `gate` (PreToolUse
  * on the other tools an opt-in gate acts on). */
@@ -54,7 +54,7 @@ function unhandled(answer: never): never {
 /** Why a hook run printed nothing: `pre`'s reasons to leave a Read alone, `post`'s reasons for no note, and the
  * wire layer's own. Only the trace (src/hooks/trace.ts) ever shows them. */
 export type SilentReason =
-  | PassReason
+  | PreSilence
   | NoNoteReason
   | 'no-input' // stdin empty, unreadable or too large to be a hook input
   | 'bad-json'

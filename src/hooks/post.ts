@@ -1,22 +1,26 @@
-// PostToolUse and PostToolUseFailure on Read: say what came back short and where reading goes on;
-// after a refusal, learn the file's density from the engine's own count and name a window that fits.
-import { closeSync, openSync, readSync, constants } from 'node:fs';
-import { resolveCap } from '../estimate/cap.js';
+// PostToolUse and PostToolUseFailure on Read: say what came back short and where reading goes on, with a
+// continuation sized to fit; after a refusal, learn the file's density from the engine's own count and name a
+// window that fits. A reading the pager leads goes on across Reads: following a note gets the next note.
+import { ENGINE_PAGE_FILL, resolveCap, WHOLE_FILE_MAX_BYTES, neverCountedChars } from '../estimate/cap.js';
+import { rememberedFile, withFile } from '../state/memory.js';
 import { ownValue } from '../state/record.js';
-import { learnedRatio, withLearned, withoutPlan, type Plan, type SessionState } from '../state/session.js';
+import {
+  learnedFor, readingContinued, withLearned, withoutPlan, withReading, type Plan, type Reading, type SessionState,
+} from '../state/session.js';
 import { regularFile, resolvedPath, type HookContext } from './context.js';
 import { ReadInput, type PostEvent, type PostToolUse, type PostToolUseFailure } from './input.js';
-import { budgetFor, fitWindow, measureWindow, skipOversize, type Measured } from './measure.js';
-import { refusalNote, shortWindowNote, type NextWindow, type RefusalAdvice } from './note.js';
+import {
+  budgetFor, continuation, endsWithNewline, fitWindow, measureWindow, namedWindow, sizingFor, skipOversize, type Measured, type Sizing,
+} from './measure.js';
+import { refusalNote, shortWindowNote, type RefusalAdvice, type ShortBecause } from './note.js';
 import { parseRefusal } from './refusal.js';
 import { classifyRead } from './request.js';
 import { modelInput } from './transcript.js';
 
 /** Why `post` says nothing, for the trace. */
 export type NoNoteReason =
-  | 'engine-page-or-empty' // the engine's own PARTIAL page (it carries its banner), or no lines returned
+  | 'nothing-returned'
   | 'whole-file-read' // no limit, not clamped by us: the result is complete
-  | 'reached-end-of-file'
   | 'returned-all-asked'
   | 'not-a-cap-refusal' // an error that is none of the engine's cap refusals
   | 'not-a-window' // PDFs, allow_large
@@ -38,61 +42,130 @@ export function handlePost(event: PostEvent, ctx: HookContext): string | Silent 
     : afterRefusal(event, state, ctx);
 }
 
+type FileAtHand = NonNullable<ReturnType<typeof regularFile>>;
+
+/** The reading a Read belongs to: the model's own window, or the one an earlier note of ours continued. */
+interface Asked {
+  first: number;
+  /** undefined: to the end of the file. */
+  last: number | undefined;
+  because: ShortBecause;
+}
+
 function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: SessionState, ctx: HookContext): string | Silent {
   const input = event.tool_input;
   const out = event.tool_response.file;
-  // A PARTIAL page carries the engine's own banner; a read with no limit that we did not clamp is complete.
-  if (out.truncatedByTokenCap || out.numLines === 0) return silent('engine-page-or-empty');
-  if (input.limit === undefined && !plan) return silent('whole-file-read');
-
+  if (out.numLines === 0) return silent('nothing-returned');
+  const file = regularFile(input.file_path, event.cwd);
   const returnedFirst = Math.max(1, out.startLine); // offset 0 labels line 1 as 0
   const returnedLast = returnedFirst + out.numLines - 1;
-  const file = regularFile(input.file_path, event.cwd);
   // The engine counts the empty line after a final newline; nobody needs a window for it.
   const lastLine = file && endsWithNewline(file.path, file.stat.size) ? out.totalLines - 1 : out.totalLines;
-  if (returnedLast >= lastLine) return silent('reached-end-of-file');
 
-  const asked = plan ? { first: plan.askedFirst, lines: plan.askedLines } : askedByModel(event, returnedFirst);
-  const askedLast = asked.lines === undefined ? undefined : Math.min(asked.first + asked.lines - 1, lastLine);
-  const end = askedLast ?? lastLine;
-  if (returnedLast >= end) return silent('returned-all-asked');
+  const asked = askedFor(event, plan, state, file, returnedFirst);
+  if (!asked) return silent('whole-file-read');
+  const end = asked.last === undefined ? lastLine : Math.min(asked.last, lastLine);
+  if (returnedLast >= end) {
+    // A reading of ours is done; the file stays known as read, so its next window is not a first one.
+    if (file && asked.because !== 'shortened') ctx.store.update(event.session_id, (s) => withReading(s, file.path, done(file, asked, ctx.now)));
+    return silent('returned-all-asked');
+  }
 
   const cap = plan?.cap ?? resolveCap(ctx.env, state.cap).cap;
-  const ratio = file ? learnedRatio(state, file.path, file.stat.size, file.stat.mtimeMs) : undefined;
-  const past = file ? skipOversize(file.path, returnedLast + 1, end, budgetFor(file.path, cap, ratio, 1), ctx.deadline) : undefined;
-  // An explicit window goes on to its own end; a read to the end of the file, a page of the same size.
-  const next = nextWindow(past?.nextFitting ?? returnedLast + 1, end, askedLast !== undefined ? undefined : out.numLines);
+  const sizing = !file ? undefined
+    : (asked.because === 'partial-page' ? fromPartialPage(state, file, out, cap, ctx.deadline) : undefined) ?? sizingOf(state, ctx, file, true);
+  const next = file && sizing ? continuation(file.path, returnedLast + 1, end, cap, sizing, ctx.deadline) : undefined;
+  const fitted = next?.window ?? (next ? undefined : { first: returnedLast + 1, lines: end - returnedLast });
+  const after = fitted && namedWindow(fitted, lastLine, out.totalLines, asked.last);
+  if (file && after) {
+    const reading: Reading = {
+      size: file.stat.size, mtimeMs: file.stat.mtimeMs, askedFirst: asked.first, askedLast: asked.last ?? 0,
+      whole: asked.last === undefined && asked.first === 1, nextFirst: after.first, nextLines: after.lines, at: ctx.now,
+      ...(asked.because === 'partial-page' ? { partialOf: event.tool_use_id } : {}),
+    };
+    ctx.store.update(event.session_id, (s) => withReading(s, file.path, reading));
+  }
+  const bannerPage = out.numLines;
+  const bannerOver = asked.because === 'partial-page' && after && after.lines < Math.min(bannerPage, end - after.first + 1) ? bannerPage : undefined;
   return shortWindowNote({
     path: input.file_path,
     totalLines: out.totalLines,
     returnedFirst,
     returnedLast,
-    askedLast,
-    clampedUnderCap: plan ? plan.cap : undefined,
-    wasWholeFileRead: asked.lines === undefined && asked.first === 1,
-    oversize: past?.oversize,
-    next,
+    askedFirst: asked.first,
+    askedLast: asked.last === undefined ? undefined : end,
+    because: asked.because,
+    cap,
+    oversize: next?.oversize,
+    next: after,
+    end,
+    bannerOver,
   });
+}
+
+/** The engine sized its partial page from its count of the whole file: about `lines × cap / tokens × 0.85` lines
+ * (fewer, if its page then estimated over the cap). So the page's length gives that count, or a little more,
+ * before the banner that holds it reaches the transcript. Undefined when the file's density is known already. */
+function fromPartialPage(
+  state: SessionState, file: FileAtHand, out: PostToolUse['tool_response']['file'], cap: number, deadline: number,
+): Sizing | undefined {
+  if (learnedFor(state, file.path, file.stat.size, file.stat.mtimeMs) || out.numLines < 2) return undefined;
+  const whole = measureWindow(file.path, 1, Infinity, deadline);
+  if (whole.scan.timedOut || whole.pointTokens <= 0) return undefined;
+  const tokens = (out.totalLines * cap * ENGINE_PAGE_FILL) / out.numLines;
+  return sizingFor({ ratio: tokens / whole.pointTokens });
+}
+
+function done(file: FileAtHand, asked: Asked, now: number): Reading {
+  return {
+    size: file.stat.size, mtimeMs: file.stat.mtimeMs, askedFirst: asked.first, askedLast: asked.last ?? 0,
+    whole: asked.last === undefined && asked.first === 1, nextFirst: 0, nextLines: 0, at: now,
+  };
+}
+
+/** Which reading this Read belongs to, or undefined when it was complete as asked. */
+function askedFor(event: PostToolUse, plan: Plan | undefined, state: SessionState, file: FileAtHand | undefined, returnedFirst: number): Asked | undefined {
+  const input = event.tool_input;
+  const out = event.tool_response.file;
+  let asked: Asked;
+  if (out.truncatedByTokenCap) {
+    asked = { first: 1, last: undefined, because: 'partial-page' };
+  } else if (plan) {
+    const last = plan.askedLines === undefined ? undefined : plan.askedFirst + plan.askedLines - 1;
+    const wholeRead = plan.askedLines === undefined && plan.askedFirst === 1;
+    asked = { first: plan.askedFirst, last, because: !wholeRead ? 'clamped' : plan.size > WHOLE_FILE_MAX_BYTES ? 'over-size' : 'edit-guard' };
+  } else if (input.limit !== undefined) {
+    asked = askedByModel(event, returnedFirst);
+  } else {
+    return undefined; // a read with no limit that we did not clamp came back whole
+  }
+  // Following a note of ours continues the reading that note was part of.
+  if (file && asked.last !== undefined) {
+    const reading = readingContinued(state, file.path, file.stat.size, file.stat.mtimeMs, asked.first, asked.last - asked.first + 1);
+    if (reading) return { first: reading.askedFirst, last: reading.askedLast === 0 ? undefined : reading.askedLast, because: 'continuing' };
+  }
+  return asked;
 }
 
 /** The window the model asked for, from its own tool_use in the transcript: the input that ran may have
  * been shortened by another hook. Falls back to the input that ran. */
-function askedByModel(event: PostToolUse, returnedFirst: number): { first: number; lines: number | undefined } {
-  const ran = { first: returnedFirst, lines: event.tool_input.limit };
+function askedByModel(event: PostToolUse, returnedFirst: number): Asked {
+  const ran: Asked = { first: returnedFirst, last: returnedFirst + (event.tool_input.limit ?? 1) - 1, because: 'shortened' };
   const model = ReadInput.safeParse(modelInput(event.transcript_path, event.tool_use_id));
   if (!model.success || model.data.file_path !== event.tool_input.file_path) return ran;
   const request = classifyRead(model.data);
-  if (request.kind === 'window' && request.first === returnedFirst && request.lines > (ran.lines ?? Infinity)) {
-    return { first: request.first, lines: request.lines };
+  if (request.kind === 'window' && request.first === returnedFirst && request.lines > (event.tool_input.limit ?? Infinity)) {
+    return { first: request.first, last: request.first + request.lines - 1, because: 'shortened' };
   }
   return ran;
 }
 
-/** From `first` to `end`, or a page of `pageLines` when the model asked for everything to the end. */
-function nextWindow(first: number, end: number, pageLines: number | undefined): NextWindow | undefined {
-  if (first > end) return undefined;
-  const rest = end - first + 1;
-  return { first, lines: pageLines === undefined ? rest : Math.min(pageLines, rest) };
+/** How this file's windows are sized: what this session learned of it, else what an earlier session did, else
+ * the prior (`followOn`: for a window after the first). */
+function sizingOf(state: SessionState, ctx: HookContext, file: FileAtHand, followOn: boolean): Sizing {
+  const { size, mtimeMs } = file.stat;
+  const learned = learnedFor(state, file.path, size, mtimeMs) ?? rememberedFile(ctx.store.readMemory(), file.path, size, mtimeMs);
+  return sizingFor(learned, followOn);
 }
 
 function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookContext): string | Silent {
@@ -109,7 +182,7 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
   const endsNl = endsWithNewline(file.path, size);
 
   let cap: number;
-  let ratio = learnedRatio(state, file.path, size, mtimeMs);
+  let sizing = sizingOf(state, ctx, file, false);
   let charsPerToken: number | undefined;
   let refusedLast: number | undefined;
   if (refusal.kind === 'tokens') {
@@ -117,19 +190,25 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
     const refused = measureWindow(file.path, first, maxLines, ctx.deadline);
     if (refused.scan.timedOut || refused.lines === 0 || refused.pointTokens <= 0) return silent('refused-window-unmeasured');
     cap = refusal.cap;
-    ratio = refusal.tokens / refused.pointTokens;
+    // A window its skip rule should never have counted was counted: that rule does not hold for this file.
+    const noFloor = sizing.noFloor || refused.chars <= neverCountedChars(refusal.cap, file.path);
+    const learned = { size, mtimeMs, ratio: refusal.tokens / refused.pointTokens, at: ctx.now, ...(noFloor ? { noFloor } : {}) };
+    sizing = sizingFor(learned);
     charsPerToken = refused.chars / refusal.tokens;
     refusedLast = first + wantedLines(refused, endsNl) - 1;
-    const learned = { size, mtimeMs, ratio, at: ctx.now };
     ctx.store.update(event.session_id, (s) => withLearned(s, file.path, learned, refusal.cap));
+    ctx.store.updateMemory((m) => withFile(m, file.path, learned));
   } else {
     // A size or range refusal says nothing about where the window ends; it is named by its first line.
     cap = resolveCap(ctx.env, state.cap).cap;
   }
 
-  const budget = budgetFor(file.path, cap, ratio, maxLines);
+  const budget = budgetFor(file.path, cap, sizing, maxLines);
   const fit = fitWindow(file.path, first, budget, ctx.deadline);
   if (fit.scan.timedOut || fit.scan.startBeyondEnd) return silent('timed-out-or-past-end');
+  // Never advise the window that was just refused, nor a longer one.
+  let fitsLines = fit.lines > 0 ? wantedLines(fit, endsNl) : 0;
+  if (refusedLast !== undefined) fitsLines = Math.min(fitsLines, refusedLast - first);
   const advice: RefusalAdvice = {
     path: input.file_path,
     refusedFirst: first,
@@ -138,10 +217,10 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
       : refusal.kind === 'size' ? { size: refusal.size, max: refusal.max } : { rangeMax: refusal.max },
     charsPerToken,
     cap,
-    fits: fit.lines > 0 ? { first, lines: wantedLines(fit, endsNl) } : undefined,
+    fits: fitsLines > 0 ? { first, lines: fitsLines } : undefined,
     after: undefined,
   };
-  if (fit.lines === 0) {
+  if (fitsLines === 0) {
     const last = refusedLast ?? Number.MAX_SAFE_INTEGER;
     const past = skipOversize(file.path, first, last, budget, ctx.deadline);
     if (!past?.oversize) return silent('nothing-to-advise');
@@ -153,25 +232,17 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
       }
     }
   }
+  // A refused continuation of ours stays part of its reading: following the advice gets the next note.
+  const named = advice.fits ?? advice.after;
+  const continued = named && request.kind === 'window'
+    ? readingContinued(state, file.path, size, mtimeMs, first, request.lines) : undefined;
+  if (continued && named) {
+    ctx.store.update(event.session_id, (s) => withReading(s, file.path, { ...continued, nextFirst: named.first, nextLines: named.lines, at: ctx.now }));
+  }
   return refusalNote(advice);
 }
 
 /** The lines of a measured window that anyone needs: not the empty line the engine counts after a final newline. */
 function wantedLines(m: Measured, endsNl: boolean): number {
   return m.scan.eof && m.whole && endsNl && m.lines > 1 ? m.lines - 1 : m.lines;
-}
-
-function endsWithNewline(path: string, size: number): boolean {
-  if (size === 0) return false;
-  try {
-    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    try {
-      const b = Buffer.alloc(1);
-      return readSync(fd, b, 0, 1, size - 1) === 1 && b[0] === 10;
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return false;
-  }
 }

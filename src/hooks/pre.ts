@@ -1,12 +1,16 @@
 // PreToolUse on Read: lower `limit` to the largest prefix of the window that the engine will not refuse.
 import type { Stats } from 'node:fs';
 import { neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES } from '../estimate/cap.js';
-import { learnedRatio, withPlan, type Plan } from '../state/session.js';
+import { rememberedFile, withFile } from '../state/memory.js';
+import {
+  learnedFor, readingContinued, readingOf, withLearned, withPlan, withReading, type Learned, type Plan, type Reading,
+} from '../state/session.js';
 import { regularFile, type HookContext } from './context.js';
 import type { PreToolUse, ReadInput } from './input.js';
-import { budgetFor, fitWindow } from './measure.js';
+import { budgetFor, fitsAtPoint, fitWindow, mayGamble, measureWindow, sizingFor, type Sizing } from './measure.js';
 import { clampedNote } from './note.js';
 import { classifyRead, clampedInput } from './request.js';
+import { bannerCount } from './transcript.js';
 
 export interface PreDecision {
   updatedInput: Record<string, unknown>;
@@ -17,11 +21,13 @@ export interface PreDecision {
 /** Why a Read is left as the model asked. */
 export type PassReason =
   | 'not-a-window' // PDFs, allow_large
-  | 'engine-pages-it' // no limit, under 256 KiB: the engine pages it itself
+  | 'engine-pages-it' // no limit, under 256 KiB: the engine's partial page (READ_CEILING_PAGER_WHOLE_READS=window: a window)
+  | 'may-fit-whole' // no limit, under 256 KiB, estimated near the cap: the engine returns it whole or pages it
   | 'small-file' // no window of the file is ever counted
   | 'start-beyond-end'
   | 'timed-out'
   | 'fits'
+  | 'worth-the-risk' // not the file's first window, and its point estimate fits: one round if it runs, two if clamped
   | 'first-line-over-cap'; // no window helps; post explains the engine's refusal
 
 export type WindowPlan =
@@ -40,16 +46,27 @@ export type WindowPlan =
 /** The smallest cap sessions are known to run at (a server flag); below this size no window is at risk. */
 const SMALLEST_KNOWN_CAP = 10_000;
 
-export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { pass: PassReason } {
+/** Why `pre` left a Read alone, for the trace: a plan's reason, or a window a note of ours named. */
+export type PreSilence = PassReason | 'named-continuation';
+
+export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { pass: PreSilence } {
   const input = event.tool_input;
-  if (classifyRead(input).kind === 'pass') return { pass: 'not-a-window' };
+  const request = classifyRead(input);
+  if (request.kind === 'pass') return { pass: 'not-a-window' };
   const file = fileAtRisk(input.file_path, event.cwd, ctx.env);
   if (!file) return { pass: 'small-file' };
 
   const state = ctx.store.read(event.session_id);
   const cap = resolveCap(ctx.env, state.cap).cap;
-  const ratio = learnedRatio(state, file.path, file.stat.size, file.stat.mtimeMs);
-  const plan = planWindow(input, file, cap, ratio, ctx.deadline);
+  const { size, mtimeMs } = file.stat;
+  const reading = readingOf(state, file.path, size, mtimeMs);
+  // A partial page's banner, now in the transcript, holds the engine's count of the whole file.
+  const fromBanner = reading?.partialOf !== undefined ? learnFromBanner(event, file.path, reading, ctx) : undefined;
+  // The window a note of ours named runs as named: it was sized to fit when the note was written.
+  if (!fromBanner && request.kind === 'window' && readingContinued(state, file.path, size, mtimeMs, request.first, request.lines)) return { pass: 'named-continuation' };
+  const learned = fromBanner ?? learnedFor(state, file.path, size, mtimeMs) ?? rememberedFile(ctx.store.readMemory(), file.path, size, mtimeMs);
+  const followOn = reading !== undefined;
+  const plan = planWindow(input, file, cap, sizingFor(learned, followOn), ctx.deadline, wholeReads(ctx.env));
   if (plan.kind === 'pass') return { pass: plan.reason };
 
   const record: Plan = {
@@ -60,6 +77,22 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   const recorded = ctx.store.update(event.session_id, (s) => withPlan(s, event.tool_use_id, record));
   if (recorded) return { updatedInput: plan.updatedInput };
   return { updatedInput: plan.updatedInput, additionalContext: clampedNote(input.file_path, record) };
+}
+
+/** The engine's count of the whole file, from the banner of its partial page, now in the transcript: learned like a
+ * refusal's count (this session and later ones), once. */
+function learnFromBanner(event: PreToolUse, path: string, reading: Reading, ctx: HookContext): Learned | undefined {
+  const count = bannerCount(event.transcript_path, reading.partialOf!);
+  const whole = count ? measureWindow(path, 1, Infinity, ctx.deadline) : undefined;
+  const { partialOf: _seen, ...rest } = reading;
+  if (!count || !whole || whole.scan.timedOut || whole.pointTokens <= 0) {
+    if (!count) ctx.store.update(event.session_id, (s) => withReading(s, path, rest));
+    return undefined;
+  }
+  const learned: Learned = { size: reading.size, mtimeMs: reading.mtimeMs, ratio: count.tokens / whole.pointTokens, at: ctx.now };
+  ctx.store.update(event.session_id, (s) => withReading(withLearned(s, path, learned, count.cap), path, rest));
+  ctx.store.updateMemory((m) => withFile(m, path, learned));
+  return learned;
 }
 
 /** The regular file a Read names, unless it is too small for any window of it to be counted: every UTF-16
@@ -81,30 +114,64 @@ export function tooSmallToMatter(json: unknown, env: NodeJS.ProcessEnv): boolean
   return typeof filePath === 'string' && !fileAtRisk(filePath, event!.cwd, env);
 }
 
-/** What `pre` does with a Read of a regular file under a cap (and the file's learned density, if any).
- * Shared with the `estimate` dry run, so the two cannot drift. */
+/** What becomes of a Read with no limit of a file under 256 KiB that is over the cap. `engine` (the default): the
+ * engine's own partial page, whose banner holds the engine's count of the whole file, so every later window of the
+ * file is sized from it. `window`: an explicit window that fits, which counts as having read the file for Write
+ * (and for Edit on the models whose guard checks it), where the partial page does not; it costs rounds where the
+ * estimate is wide of the model's count, since nothing then tells the pager the true count. */
+export type WholeReads = 'window' | 'engine';
+export const WHOLE_READS_ENV = 'READ_CEILING_PAGER_WHOLE_READS';
+
+export function wholeReads(env: NodeJS.ProcessEnv): WholeReads {
+  return env[WHOLE_READS_ENV] === 'window' ? 'window' : 'engine';
+}
+
+/** What `pre` does with a Read of a regular file under a cap, sized for this file. Shared with the `estimate`
+ * dry run, so the two cannot drift. */
 export function planWindow(
   input: ReadInput,
   file: { path: string; stat: Pick<Stats, 'size'> },
   cap: number,
-  ratio: number | undefined,
+  sizing: Sizing,
   deadline: number,
+  whole: WholeReads = 'engine',
 ): WindowPlan {
   const request = classifyRead(input);
   if (request.kind === 'pass') return { kind: 'pass', reason: 'not-a-window' };
   const overSizeCap = file.stat.size > WHOLE_FILE_MAX_BYTES;
-  if (request.kind === 'whole' && !overSizeCap) return { kind: 'pass', reason: 'engine-pages-it' };
-  if (file.stat.size <= neverCountedChars(cap, file.path)) return { kind: 'pass', reason: 'small-file' };
+  if (request.kind === 'whole' && !overSizeCap && whole === 'engine') return { kind: 'pass', reason: 'engine-pages-it' };
+  if (file.stat.size <= neverCountedChars(cap, file.path) && !sizing.noFloor) return { kind: 'pass', reason: 'small-file' };
 
   const first = request.kind === 'whole' ? 1 : request.first;
   const askedLines = request.kind === 'window' ? request.lines : undefined;
-  const fit = fitWindow(file.path, first, budgetFor(file.path, cap, ratio, askedLines ?? Infinity), deadline);
+  const budget = budgetFor(file.path, cap, sizing, askedLines ?? Infinity);
+  const fit = fitWindow(file.path, first, budget, deadline);
   if (fit.scan.timedOut) return { kind: 'pass', reason: 'timed-out' };
-  if (fit.scan.startBeyondEnd) return { kind: 'pass', reason: 'start-beyond-end' };
-  // A read with no limit of a file over 256 KiB is refused on size however few tokens it holds.
+  // A read with no limit of a file over 256 KiB is refused on size however few tokens it holds, even from a
+  // line past the end; with a limit, the engine answers that the file is shorter than the offset.
   const needsLimit = askedLines === undefined && overSizeCap;
+  if (fit.scan.startBeyondEnd) {
+    return needsLimit ? clampTo(input, first, askedLines, { lines: 1, safeTokens: 0, chars: 0 }) : { kind: 'pass', reason: 'start-beyond-end' };
+  }
   if (fit.whole && !needsLimit) return { kind: 'pass', reason: 'fits' };
   if (fit.lines === 0) return { kind: 'pass', reason: 'first-line-over-cap' };
+  // A whole read under 256 KiB is never refused, only paged: when its estimate without the margin fits, the
+  // engine most likely returns all of it in one round.
+  // Past the first window of a file, a window whose point estimate fits runs as asked: clamped, it would take two.
+  if (askedLines !== undefined && mayGamble(sizing) && fitsAtPoint(file.path, first, askedLines, cap, sizing, deadline)) {
+    return { kind: 'pass', reason: 'worth-the-risk' };
+  }
+  if (request.kind === 'whole' && !overSizeCap) {
+    const all = measureWindow(file.path, 1, Infinity, deadline);
+    if (all.scan.timedOut) return { kind: 'pass', reason: 'timed-out' };
+    if (all.pointTokens * sizing.ratio <= cap) return { kind: 'pass', reason: 'may-fit-whole' };
+  }
+  return clampTo(input, first, askedLines, fit);
+}
+
+function clampTo(
+  input: ReadInput, first: number, askedLines: number | undefined, fit: { lines: number; safeTokens: number; chars: number },
+): WindowPlan {
   return {
     kind: 'clamp', first, askedLines, lines: fit.lines, safeTokens: fit.safeTokens, chars: fit.chars,
     updatedInput: clampedInput(input, first, fit.lines),

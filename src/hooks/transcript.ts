@@ -8,9 +8,21 @@ import { isRecord } from '../state/record.js';
 const TAIL_BYTES = 1024 * 1024;
 
 export function modelInput(transcriptPath: unknown, toolUseId: string): Record<string, unknown> | undefined {
+  return modelCall(transcriptPath, toolUseId)?.input;
+}
+
+/** The model's own tool_use input, and the name of the model that wrote it (its counts are the ones the engine
+ * checks against the cap). */
+export function modelCall(transcriptPath: unknown, toolUseId: string): ModelCall | undefined {
   if (typeof transcriptPath !== 'string') return undefined;
   const tail = readTailBytes(transcriptPath, TAIL_BYTES);
-  return tail ? toolUse(tail.toString('utf8'), toolUseId)?.input : undefined;
+  return tail ? findToolUse(tail.toString('utf8'), toolUseId) : undefined;
+}
+
+export interface ModelCall {
+  name: string;
+  input: Record<string, unknown>;
+  model: string | undefined;
 }
 
 /** The last `bytes` of a file (never a FIFO or a device), undecoded, or undefined when there is none to read. */
@@ -33,24 +45,28 @@ export function readTailBytes(path: string | undefined, bytes: number): Buffer |
   }
 }
 
-export interface ToolUse { name: string; input: Record<string, unknown> }
+/** The input of the tool_use block with this id, in the last JSONL line that holds it. Pure. */
+export function findToolInput(jsonl: string, toolUseId: string): Record<string, unknown> | undefined {
+  return findToolUse(jsonl, toolUseId)?.input;
+}
 
-/** The tool_use block with this id (name and input as the engine recorded them), from the last assistant record
- * in the JSONL that holds it. Pure; the post hook and the gates both read calls back this way. */
-export function toolUse(jsonl: string, toolUseId: string): ToolUse | undefined {
+/** The tool_use block with this id (name and input as the engine recorded them) and its record's model, from the
+ * last assistant record in the JSONL that holds it. Pure; the post hook and the gates both read calls back this way. */
+export function findToolUse(jsonl: string, toolUseId: string): ModelCall | undefined {
   const needle = `"id":${JSON.stringify(toolUseId)}`;
   let at = jsonl.lastIndexOf(needle);
   while (at >= 0) {
     const start = jsonl.lastIndexOf('\n', at) + 1;
     const endNl = jsonl.indexOf('\n', at);
-    const found = toolUseIn(jsonl.slice(start, endNl < 0 ? jsonl.length : endNl), toolUseId);
-    if (found) return found;
+    const line = jsonl.slice(start, endNl < 0 ? jsonl.length : endNl);
+    const input = toolUseIn(line, toolUseId);
+    if (input) return input;
     at = start > 0 ? jsonl.lastIndexOf(needle, start - 1) : -1;
   }
   return undefined;
 }
 
-function toolUseIn(line: string, toolUseId: string): ToolUse | undefined {
+function toolUseIn(line: string, toolUseId: string): ModelCall | undefined {
   let record: unknown;
   try {
     record = JSON.parse(line);
@@ -58,12 +74,40 @@ function toolUseIn(line: string, toolUseId: string): ToolUse | undefined {
     return undefined; // the first line of the tail may be cut
   }
   if (!isRecord(record) || record.type !== 'assistant' || !isRecord(record.message)) return undefined;
-  const content = record.message.content;
+  const { content, model } = record.message;
   if (!Array.isArray(content)) return undefined;
   for (const b of content) {
     if (isRecord(b) && b.type === 'tool_use' && b.id === toolUseId && typeof b.name === 'string' && isRecord(b.input)) {
-      return { name: b.name, input: b.input };
+      return { name: b.name, input: b.input, model: typeof model === 'string' ? model : undefined };
     }
   }
   return undefined;
+}
+
+/** The engine's count of a whole file, from the banner of its partial page (a `read_truncation_notice`
+ * attachment the engine writes after the post hooks of that Read ran). Pure. */
+export function findBannerCount(jsonl: string, toolUseId: string): { tokens: number; cap: number } | undefined {
+  const needle = `"toolUseID":${JSON.stringify(toolUseId)}`;
+  for (let at = jsonl.lastIndexOf(needle); at >= 0; at = at > 0 ? jsonl.lastIndexOf(needle, at - 1) : -1) {
+    const start = jsonl.lastIndexOf('\n', at) + 1;
+    const endNl = jsonl.indexOf('\n', at);
+    let record: unknown;
+    try {
+      record = JSON.parse(jsonl.slice(start, endNl < 0 ? jsonl.length : endNl));
+    } catch {
+      continue;
+    }
+    const a = (record as { attachment?: { type?: unknown; toolUseID?: unknown; banner?: unknown } } | null)?.attachment;
+    if (a?.type !== 'read_truncation_notice' || a.toolUseID !== toolUseId || typeof a.banner !== 'string') continue;
+    const m = /\((\d+) tokens, cap (\d+)\)/.exec(a.banner);
+    return m ? { tokens: Number(m[1]), cap: Number(m[2]) } : undefined;
+  }
+  return undefined;
+}
+
+/** The banner count of a partial page, read from the session transcript. */
+export function bannerCount(transcriptPath: unknown, toolUseId: string): { tokens: number; cap: number } | undefined {
+  if (typeof transcriptPath !== 'string') return undefined;
+  const tail = readTailBytes(transcriptPath, TAIL_BYTES);
+  return tail ? findBannerCount(tail.toString('utf8'), toolUseId) : undefined;
 }

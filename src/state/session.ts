@@ -18,17 +18,41 @@ export interface Plan {
   at: number;
 }
 
-/** A file's measured density: engine tokens per estimated token, valid while size and mtime hold. */
+/** What the engine taught about a file, valid while its size and mtime hold. */
 export interface Learned {
   size: number;
   mtimeMs: number;
+  /** Engine tokens per estimated token, from the engine's own count of a refused window. */
   ratio: number;
+  /** The engine refused a window short enough that its skip rule should never have counted it: the rule does not
+   * hold for this file (another engine build, another tokenizer path), so no window of it is trusted on length. */
+  noFloor?: boolean;
+  at: number;
+}
+
+/** A reading the pager is leading: the window the model asked for, and the continuation the last note named.
+ * When the model follows that note, the next note goes on with the same reading. Keyed by file. */
+export interface Reading {
+  size: number;
+  mtimeMs: number;
+  /** The model's own window: first line, and last line (0: to the end of the file). */
+  askedFirst: number;
+  askedLast: number;
+  /** The model asked with no limit at all. */
+  whole: boolean;
+  /** The window the last note named (0 lines: the reading is done). */
+  nextFirst: number;
+  nextLines: number;
+  /** The tool_use_id of the engine's partial page of this file, whose banner holds the engine's count of the whole
+   * file: the transcript has it by the next hook, not yet when `post` runs. */
+  partialOf?: string;
   at: number;
 }
 
 export interface SessionState {
   plans: Record<string, Plan>;
   files: Record<string, Learned>;
+  readings: Record<string, Reading>;
   /** A cap the engine reported in a refusal this session. */
   cap?: number;
   /** What the opt-in gates remember (src/gates/state.ts owns its shape and bounds); absent with no gate on. */
@@ -40,7 +64,7 @@ export const MAX_FILES = 256;
 export const PLAN_MAX_AGE_MS = 30 * 60 * 1000;
 
 export function emptyState(): SessionState {
-  return { plans: {}, files: {} };
+  return { plans: {}, files: {}, readings: {} };
 }
 
 export function withPlan(state: SessionState, toolUseId: string, plan: Plan): SessionState {
@@ -49,7 +73,7 @@ export function withPlan(state: SessionState, toolUseId: string, plan: Plan): Se
 }
 
 export function withoutPlan(state: SessionState, toolUseId: string): SessionState {
-  if (!(toolUseId in state.plans)) return state;
+  if (ownValue(state.plans, toolUseId) === undefined) return state;
   const plans = { ...state.plans };
   delete plans[toolUseId];
   return { ...state, plans };
@@ -60,10 +84,36 @@ export function withLearned(state: SessionState, path: string, learned: Learned,
   return cap === undefined ? { ...state, files } : { ...state, files, cap };
 }
 
-/** The learned ratio for a file, if the file is unchanged since it was learned. */
-export function learnedRatio(state: SessionState, path: string, size: number, mtimeMs: number): number | undefined {
+/** What was learned about a file, if the file is unchanged since. */
+export function learnedFor(state: SessionState, path: string, size: number, mtimeMs: number): Learned | undefined {
   const l = ownValue(state.files, path);
-  return l && l.size === size && l.mtimeMs === mtimeMs ? l.ratio : undefined;
+  return l && l.size === size && l.mtimeMs === mtimeMs ? l : undefined;
+}
+
+export function withReading(state: SessionState, path: string, reading: Reading): SessionState {
+  return { ...state, readings: keepNewest({ ...state.readings, [path]: reading }, MAX_FILES, reading.at - PLAN_MAX_AGE_MS) };
+}
+
+export function withoutReading(state: SessionState, path: string): SessionState {
+  if (ownValue(state.readings, path) === undefined) return state;
+  const readings = { ...state.readings };
+  delete readings[path];
+  return { ...state, readings };
+}
+
+/** The file's reading this session, if the file is unchanged since: a window of it was read before. */
+export function readingOf(state: SessionState, path: string, size: number, mtimeMs: number): Reading | undefined {
+  const r = ownValue(state.readings, path);
+  return r && r.size === size && r.mtimeMs === mtimeMs ? r : undefined;
+}
+
+/** The reading a Read continues: the note's named window of this unchanged file, from its first line and no
+ * longer than named. */
+export function readingContinued(
+  state: SessionState, path: string, size: number, mtimeMs: number, first: number, lines: number,
+): Reading | undefined {
+  const r = readingOf(state, path, size, mtimeMs);
+  return r && r.nextLines > 0 && r.nextFirst === first && lines <= r.nextLines ? r : undefined;
 }
 
 function keepNewest<T extends { at: number }>(entries: Record<string, T>, max: number, notBefore: number): Record<string, T> {
@@ -91,12 +141,13 @@ function serializePager(state: SessionState, maxBytes: number): string | undefin
   const entries = [
     ...Object.entries(state.plans).map(([k, v]) => ({ kind: 'plans' as const, k, at: v.at, bytes: entryBytes(k, v) })),
     ...Object.entries(state.files).map(([k, v]) => ({ kind: 'files' as const, k, at: v.at, bytes: entryBytes(k, v) })),
+    ...Object.entries(state.readings).map(([k, v]) => ({ kind: 'readings' as const, k, at: v.at, bytes: entryBytes(k, v) })),
   ].sort((a, b) => a.at - b.at);
   let total = Buffer.byteLength(text);
   let drop = 0;
   while (total > maxBytes && drop < entries.length - 1) total -= entries[drop++]!.bytes;
   if (total > maxBytes) return undefined;
-  const next: SessionState = { ...state, plans: { ...state.plans }, files: { ...state.files } };
+  const next: SessionState = { ...state, plans: { ...state.plans }, files: { ...state.files }, readings: { ...state.readings } };
   for (const e of entries.slice(0, drop)) delete next[e.kind][e.k];
   text = JSON.stringify(next);
   return Buffer.byteLength(text) <= maxBytes ? text : undefined;
@@ -121,8 +172,17 @@ export function normalizeState(raw: unknown): SessionState {
   }
   if (isRecord(raw.files)) {
     for (const [path, l] of Object.entries(raw.files)) {
-      if (isRecord(l) && allFinite(l, ['size', 'mtimeMs', 'ratio', 'at']) && (l.ratio as number) > 0) {
+      if (isRecord(l) && allFinite(l, ['size', 'mtimeMs', 'ratio', 'at']) && (l.ratio as number) > 0
+        && (l.noFloor === undefined || typeof l.noFloor === 'boolean')) {
         setOwn(state.files, path, l as unknown as Learned);
+      }
+    }
+  }
+  if (isRecord(raw.readings)) {
+    for (const [path, r] of Object.entries(raw.readings)) {
+      if (isRecord(r) && allFinite(r, ['size', 'mtimeMs', 'askedFirst', 'askedLast', 'nextFirst', 'nextLines', 'at'])
+        && typeof r.whole === 'boolean' && (r.partialOf === undefined || typeof r.partialOf === 'string')) {
+        setOwn(state.readings, path, r as unknown as Reading);
       }
     }
   }

@@ -9,7 +9,9 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { emptyMemory, MEMORY_FILE_MAX_BYTES, normalizeMemory, type Memory } from './memory.js';
 import { emptyState, normalizeState, serializeWithin, type SessionState } from './session.js';
+import { GROUP_COUNT } from '../estimate/groups.js';
 
 export const STATE_DIR_ENV = 'READ_CEILING_PAGER_STATE_DIR';
 
@@ -22,6 +24,29 @@ const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 /** Bounds the whole directory: the newest sessions are kept, each file at most SESSION_FILE_MAX_BYTES. */
 export const MAX_SESSIONS = 512;
 export const SESSION_FILE_MAX_BYTES = 256 * 1024;
+/** What outlives a session (memory.ts): one file beside the sessions, never pruned as one of them. */
+const MEMORY_FILE = 'memory.v1.json'; // a dot: no session id can name it
+
+interface Kind<T> {
+  maxBytes: number;
+  empty: () => T;
+  normalize: (raw: unknown) => T;
+  /** The text to write, or undefined when it cannot be brought under maxBytes. */
+  serialize: (value: T, maxBytes: number) => string | undefined;
+}
+
+const SESSION: Kind<SessionState> = {
+  maxBytes: SESSION_FILE_MAX_BYTES, empty: emptyState, normalize: normalizeState, serialize: serializeWithin,
+};
+const MEMORY: Kind<Memory> = {
+  maxBytes: MEMORY_FILE_MAX_BYTES,
+  empty: emptyMemory,
+  normalize: (raw) => normalizeMemory(raw, GROUP_COUNT),
+  serialize: (m, max) => {
+    const text = JSON.stringify(m);
+    return Buffer.byteLength(text) <= max ? text : undefined;
+  },
+};
 
 /** Where state lives: the override, the plugin's data directory, or the XDG state directory. Relative
  * values are ignored (XDG says so), so state never lands in whatever directory the hook runs in. */
@@ -50,21 +75,37 @@ export class StateStore {
   /** The session's state, or an empty one when there is none or it cannot be trusted. */
   read(sessionId: string): SessionState {
     const file = this.sessionFile(sessionId);
-    if (!file || !this.isPrivateDir()) return emptyState();
-    return load(file);
+    return file ? this.readKind(file, SESSION) : emptyState();
   }
 
   /** Applies `change` to the session's state under the lock. Returns false when the state could not be
    * written (the caller goes on without it). */
   update(sessionId: string, change: (state: SessionState) => SessionState): boolean {
     const file = this.sessionFile(sessionId);
-    if (!file || !this.ensureDir()) return false;
+    return file ? this.updateKind(file, SESSION, change) : false;
+  }
+
+  /** What earlier sessions taught, or an empty memory. */
+  readMemory(): Memory {
+    return this.readKind(join(this.dir, MEMORY_FILE), MEMORY);
+  }
+
+  updateMemory(change: (memory: Memory) => Memory): boolean {
+    return this.updateKind(join(this.dir, MEMORY_FILE), MEMORY, change);
+  }
+
+  private readKind<T>(file: string, kind: Kind<T>): T {
+    return this.isPrivateDir() ? load(file, kind) : kind.empty();
+  }
+
+  private updateKind<T>(file: string, kind: Kind<T>, change: (value: T) => T): boolean {
+    if (!this.ensureDir()) return false;
     const lock = `${file}.lock`;
     const token = this.acquire(lock);
     if (!token) return false;
     try {
       const isNew = !exists(file);
-      const text = serializeWithin(change(load(file)), SESSION_FILE_MAX_BYTES);
+      const text = kind.serialize(change(load(file, kind)), kind.maxBytes);
       if (text === undefined) return false;
       writeAtomically(file, text);
       if (isNew) this.prune();
@@ -129,7 +170,7 @@ export class StateStore {
     const sessions: { path: string; mtimeMs: number }[] = [];
     for (const name of readdirSync(this.dir)) {
       const kind = /\.(json|lock|tmp)$/.exec(name)?.[1];
-      if (!kind) continue;
+      if (!kind || name === MEMORY_FILE) continue;
       const path = join(this.dir, name);
       try {
         const st = lstatSync(path);
@@ -146,20 +187,20 @@ export class StateStore {
   }
 }
 
-/** A session file we wrote: a regular file (never through a link), ours, not oversized; anything else reads
- * as no state and is replaced by the next write. */
-function load(file: string): SessionState {
+/** A file we wrote: a regular file (never through a link), ours, not oversized; anything else reads as empty
+ * and is replaced by the next write. */
+function load<T>(file: string, kind: Kind<T>): T {
   try {
     const fd = openSync(file, NOFOLLOW_READ);
     try {
       const st = fstatSync(fd);
-      if (!st.isFile() || !ownedByMe(st.uid) || st.size > SESSION_FILE_MAX_BYTES) return emptyState();
-      return normalizeState(JSON.parse(readFileSync(fd, 'utf8')));
+      if (!st.isFile() || !ownedByMe(st.uid) || st.size > kind.maxBytes) return kind.empty();
+      return kind.normalize(JSON.parse(readFileSync(fd, 'utf8')));
     } finally {
       closeSync(fd);
     }
   } catch {
-    return emptyState(); // missing, corrupt or hostile: start over rather than fail the Read
+    return kind.empty(); // missing, corrupt or hostile: start over rather than fail the Read
   }
 }
 

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, NODE, engineRead, failureEvent, postEvent, preEvent, runHook } from '../helpers/hook';
+import { BIN, NODE, engineRead, failureEvent, followNotes, postEvent, preEvent, runHook } from '../helpers/hook';
 import { prose } from '../helpers/text';
 
 let dir: string;
@@ -61,8 +61,20 @@ describe('pre clamps a window over the cap', () => {
     expect(post.json.hookSpecificOutput.hookEventName).toBe('PostToolUse');
     const note: string = post.json.hookSpecificOutput.additionalContext;
     const n = ran.limit;
-    expect(note).toBe(`read-ceiling-pager: ${input.file_path} has 3001 lines. This Read returned lines 1-${n} of the requested 1-3000, the most that fits under the 25000-token Read cap. Lines ${n + 1}-3000 are not shown yet; offset=${n + 1} limit=${3000 - n} is the rest of the requested window.`);
+    expect(note).toMatch(new RegExp(`^read-ceiling-pager: ${input.file_path} has 3001 lines\\. This Read returned lines 1-${n} of the requested 1-3000, the most that fits under the 25000-token Read cap\\. Lines ${n + 1}-3000 are not shown yet; offset=${n + 1} limit=\\d+ `));
     expect(state().plans.toolu_note).toBeUndefined();
+  });
+
+  it('following the notes reads every asked line once, and no named window is clamped again', () => {
+    const steps = followNotes('sess-follow', { file_path: join(dir, 'big.txt'), offset: 1, limit: 3000 }, env, 'f');
+    expect(steps.length).toBeGreaterThan(2);
+    // Only the model's own first window is clamped; every window a note named runs as named.
+    steps.slice(1).forEach((s) => expect(s.ran).toEqual(s.asked));
+    expect(steps.map((s) => [s.first, s.last])).toEqual(steps.map((s, i) => [i === 0 ? 1 : steps[i - 1]!.last + 1, s.last]));
+    expect(steps.at(-1)!.last).toBe(3000);
+    expect(steps.at(-1)!.note).toBeUndefined();
+    // Each note after the first goes on with the same reading.
+    steps.slice(1, -1).forEach((s) => expect(s.note).toContain(`continuing the requested 1-3000`));
   });
 
   it('offset 0 is sent as offset 1, and the note counts lines as the file does', () => {
@@ -83,8 +95,9 @@ describe('pre clamps a window over the cap', () => {
   });
 
   it('CRLF text is counted as the engine counts it (CR dropped): the clamp is no smaller than for LF', () => {
-    const lf = runHook('pre', preEvent(session, 'toolu_lf', { file_path: join(dir, 'big.txt'), limit: 3000 }), env);
-    const crlf = runHook('pre', preEvent(session, 'toolu_crlf', { file_path: join(dir, 'crlf.txt'), limit: 3000 }), env);
+    // Each the first window of its file in its session: sized alike.
+    const lf = runHook('pre', preEvent('sess-lf', 'toolu_lf', { file_path: join(dir, 'big.txt'), limit: 3000 }), env);
+    const crlf = runHook('pre', preEvent('sess-crlf', 'toolu_crlf', { file_path: join(dir, 'crlf.txt'), limit: 3000 }), env);
     expect(crlf.json.hookSpecificOutput.updatedInput.limit).toBe(lf.json.hookSpecificOutput.updatedInput.limit);
   });
 
@@ -107,12 +120,49 @@ describe('reads without a limit', () => {
     const post = runHook('post', postEvent(session, 'toolu_huge', ran, engineRead(ran.file_path, undefined, ran.limit)), env);
     const note: string = post.json.hookSpecificOutput.additionalContext;
     expect(note).toContain('A Read without limit is refused for a file over 256 KiB');
-    expect(note).toContain(`offset=${ran.limit + 1} limit=${ran.limit} is the next page`);
+    expect(note).toMatch(new RegExp(`offset=${ran.limit + 1} limit=\\d+ \\(lines ${ran.limit + 1}-\\d+\\) is the most that fits next`));
   });
 
-  it('a whole-file read the engine pages itself (under 256 KiB) is left alone', () => {
-    const r = runHook('pre', preEvent(session, 'toolu_whole', { file_path: join(dir, 'big.txt') }), env);
-    expect(r.stdout).toBe('');
+  it('reading a file over 256 KiB whole by following the notes: every line once, no window clamped twice', () => {
+    const steps = followNotes('sess-huge', { file_path: join(dir, 'huge.txt') }, env, 'h');
+    steps.slice(1).forEach((s) => expect(s.ran).toEqual(s.asked));
+    expect(steps.map((s) => s.first)).toEqual(steps.map((_, i) => (i === 0 ? 1 : steps[i - 1]!.last + 1)));
+    // The last window asks for a line more than is left, so it came back shorter than asked: the end, plainly.
+    const last = steps.at(-1)!;
+    expect(last.last).toBe(5001); // the empty line the engine counts after the final newline
+    expect(last.last - last.first + 1).toBeLessThan(Number(last.ran.limit));
+    expect(steps.at(-1)!.note).toBeUndefined();
+  });
+
+  it('a whole-file read under 256 KiB is left to the engine\'s partial page, or with READ_CEILING_PAGER_WHOLE_READS=window becomes a window', () => {
+    expect(runHook('pre', preEvent(session, 'toolu_whole', { file_path: join(dir, 'big.txt') }), env).stdout).toBe('');
+    const windowed = { ...env, READ_CEILING_PAGER_WHOLE_READS: 'window' };
+    const r = runHook('pre', preEvent('sess-window', 'toolu_whole2', { file_path: join(dir, 'big.txt') }), windowed);
+    const ran = r.json.hookSpecificOutput.updatedInput;
+    expect(ran).toEqual({ file_path: join(dir, 'big.txt'), limit: ran.limit });
+    const post = runHook('post', postEvent('sess-window', 'toolu_whole2', ran, engineRead(ran.file_path, undefined, ran.limit)), windowed);
+    expect(post.json.hookSpecificOutput.additionalContext).toContain('would return a partial page, which does not count as reading the file for Edit');
+  });
+
+  it('after the engine\'s own partial page: a note with what is unseen and a continuation that fits', () => {
+    const file = join(dir, 'big.txt');
+    const page = engineRead(file, undefined, 1000);
+    const response = { ...page, file: { ...page.file, truncatedByTokenCap: true } };
+    const post = runHook('post', postEvent('sess-partial', 'p1', { file_path: file }, response), env);
+    const note: string = post.json.hookSpecificOutput.additionalContext;
+    expect(note).toContain("This Read without limit showed lines 1-1000 (33% of the file's lines), the engine's partial page, which does not count as having read the file for Write; a window does.");
+    const m = /offset=1001 limit=(\d+)/.exec(note);
+    expect(m).not.toBeNull();
+    expect(runHook('pre', preEvent('sess-partial', 'p2', { file_path: file, offset: 1001, limit: Number(m![1]) }), env).stdout).toBe('');
+    // The engine's page of 1000 lines says how densely it counted the file: the next window is sized from that,
+    // about as long as the page (the engine's page holds 85% of the cap; the next window fills the cap).
+    expect(Number(m![1])).toBeGreaterThan(1000);
+  });
+
+  it('a read past the end of a file over 256 KiB with no limit gets a limit, so the engine answers with its line count', () => {
+    const r = runHook('pre', preEvent(session, 'toolu_past', { file_path: join(dir, 'huge.txt'), offset: 6000 }), env);
+    expect(r.json.hookSpecificOutput.updatedInput).toEqual({ file_path: join(dir, 'huge.txt'), offset: 6000, limit: 1 });
+    expect(runHook('pre', preEvent(session, 'toolu_past2', { file_path: join(dir, 'big.txt'), offset: 6000 }), env).stdout).toBe('');
   });
 
   it('offset without a limit on a large remainder gets a limit', () => {
@@ -156,14 +206,11 @@ describe('pass-through: no output at all, exit 0', () => {
     });
   }
 
-  it('post says nothing after a complete window, or a PARTIAL page the engine announced itself', () => {
+  it('post says nothing after a complete window', () => {
     const input = { file_path: join(dir, 'big.txt'), offset: 5, limit: 50 };
     expect(runHook('post', postEvent(session, 'p1', input, engineRead(input.file_path, 5, 50)), env).stdout).toBe('');
     const tail = { file_path: join(dir, 'big.txt'), offset: 2990, limit: 100 };
     expect(runHook('post', postEvent(session, 'p2', tail, engineRead(tail.file_path, 2990, 100)), env).stdout).toBe('');
-    const partial = engineRead(input.file_path, undefined, 1000);
-    (partial.file as any).truncatedByTokenCap = true;
-    expect(runHook('post', postEvent(session, 'p3', { file_path: input.file_path }, partial), env).stdout).toBe('');
   });
 
   it('a window that stops only at the empty line after the final newline is complete', () => {
@@ -273,7 +320,11 @@ describe('parallel Reads share one session file', () => {
       const first = 1 + i * 10;
       const sent = plans[ids[i]!].sentLines;
       const askedLast = Math.min(first + 2899, 3000); // line 3001 is the empty one after the final newline
-      expect(JSON.parse(out).hookSpecificOutput.additionalContext).toContain(`offset=${first + sent} limit=${askedLast - first - sent + 1}`);
+      const m = /offset=(\d+) limit=(\d+)/.exec(JSON.parse(out).hookSpecificOutput.additionalContext);
+      expect(Number(m![1])).toBe(first + sent);
+      // Never past the window asked for; past the file's last line only when the window goes past it.
+      expect(Number(m![2])).toBeLessThanOrEqual(2900 - sent);
+      if (first + 2899 <= 3000) expect(Number(m![2])).toBeLessThanOrEqual(askedLast - first - sent + 1);
     });
     expect(JSON.parse(readFileSync(join(dir, 'state', `${s}.json`), 'utf8')).plans).toEqual({});
   });

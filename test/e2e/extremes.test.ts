@@ -121,14 +121,14 @@ describe('a 4 MiB file', () => {
     const n1 = pageOf(whole!, 1);
     expect(n1).toBeGreaterThan(100);
     expect(obs[1]!.context).toMatch(/Read without limit is refused for a file over 256 KiB/);
-    expect(obs[1]!.context).toContain(`offset=${n1 + 1} limit=${n1}`);
+    expect(obs[1]!.context).toContain(`offset=${n1 + 1} limit=`);
     const n2 = pageOf(next!, n1 + 1);
     expect(n2).toBeGreaterThan(100);
 
     const n3 = pageOf(deep!, DEEP);
     expect(n3).toBeGreaterThan(100);
     expect(n3).toBeLessThan(DEEP_LIMIT);
-    expect(obs[3]!.context).toContain(`offset=${DEEP + n3} limit=${DEEP_LIMIT - n3}`);
+    expect(obs[3]!.context).toContain(`offset=${DEEP + n3} limit=`);
     const n4 = pageOf(deepNext!, DEEP + n3);
     expect(n4).toBeGreaterThan(100);
     // Every window the engine counted was under the cap.

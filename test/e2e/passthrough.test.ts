@@ -29,15 +29,15 @@ describe('pass-throughs', () => {
     'a PDF page range': { path: pdf, extra: { pages: '1' }, once: true },
     'a missing file': { path: join(dir, 'missing.txt'), offset: 1, limit: 3000, once: true },
     'a directory': { path: folder, offset: 1, limit: 3000, once: true },
-    'a read with no limit the engine pages itself': { path: partial, once: true },
   };
   let withPager: Session;
   let without: Session;
 
   it('runs the same Reads with and without the pager', async () => {
     const targets = Object.values(CASES);
-    withPager = await readSession({ cwd: dir, hooks: 'pager', cap: CAP, targets });
-    without = await readSession({ cwd: dir, hooks: 'none', cap: CAP, targets });
+    const withPartial = [...targets, { path: partial, once: true }];
+    withPager = await readSession({ cwd: dir, hooks: 'pager', cap: CAP, targets: withPartial });
+    without = await readSession({ cwd: dir, hooks: 'none', cap: CAP, targets: withPartial });
     expect(withPager.ok, withPager.run.stderr).toBe(true);
     expect(without.ok, without.run.stderr).toBe(true);
   }, ENGINE_TIMEOUT);
@@ -53,6 +53,19 @@ describe('pass-throughs', () => {
       expect(withPager.ran.get(a!.toolUseId)).toEqual(without.ran.get(b!.toolUseId));
     });
   }
+
+  it('a read with no limit left to the engine: the same partial page, and a note on what is unseen', () => {
+    const a = withPager.cursor(partial).steps[0]!;
+    const b = without.cursor(partial).steps[0]!;
+    expect(a.content).toBe(b.content);
+    expect(withPager.ran.get(a.toolUseId)).toEqual(without.ran.get(b.toolUseId));
+    const page = without.ran.get(b.toolUseId).file;
+    const note = a.notes.find((t) => /read-ceiling-pager/.test(t));
+    expect(note).toContain(`This Read without limit showed lines 1-${page.numLines} (`);
+    expect(note).toContain("of the file's lines), the engine's partial page, which does not count as having read the file for Write");
+    // The model follows the last offset/limit it is told: ours, from the line after the page.
+    expect(a.advice?.offset).toBe(page.numLines + 1);
+  });
 
   it('the cases are what they claim to be', () => {
     const step = (p: string) => without.cursor(p).steps[0]!;

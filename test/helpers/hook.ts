@@ -47,3 +47,32 @@ export function postEvent(session: string, id: string, toolInput: Record<string,
 export function failureEvent(session: string, id: string, toolInput: Record<string, unknown>, error: string, cwd = '/') {
   return { session_id: session, cwd, hook_event_name: 'PostToolUseFailure', tool_name: 'Read', tool_input: toolInput, tool_use_id: id, error, is_interrupt: false };
 }
+
+export interface FollowStep {
+  asked: Record<string, unknown>;
+  ran: Record<string, unknown>;
+  /** The first and last line returned (0, -1 when none). */
+  first: number;
+  last: number;
+  note: string | undefined;
+}
+
+/** A model that follows every note: asks `input`, lets pre rewrite it, reads as the engine does, and asks next
+ * for the last `offset=N limit=M` the post note named, until a note names none. */
+export function followNotes(session: string, input: Record<string, unknown>, env: NodeJS.ProcessEnv, idPrefix: string, maxSteps = 40): FollowStep[] {
+  const steps: FollowStep[] = [];
+  let asked: Record<string, unknown> | undefined = input;
+  for (let i = 0; asked && i < maxSteps; i++) {
+    const id = `${idPrefix}_${i}`;
+    const pre = runHook('pre', preEvent(session, id, asked), env);
+    const ran: Record<string, unknown> = pre.json?.hookSpecificOutput?.updatedInput ?? asked;
+    const read = engineRead(String(ran.file_path), ran.offset as number | undefined, ran.limit as number | undefined);
+    const post = runHook('post', postEvent(session, id, ran, read), env);
+    const note: string | undefined = post.json?.hookSpecificOutput?.additionalContext;
+    const first = Math.max(1, read.file.startLine);
+    steps.push({ asked, ran, first, last: first + read.file.numLines - 1, note });
+    const advice = note ? [...note.matchAll(/offset=(\d+) limit=(\d+)/g)].at(-1) : undefined;
+    asked = advice ? { ...asked, offset: Number(advice[1]), limit: Number(advice[2]) } : undefined;
+  }
+  return steps;
+}

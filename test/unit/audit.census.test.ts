@@ -8,13 +8,9 @@ import { Transcript, charBanner, lineBanner } from '../audit/records.js';
 const NOW = Date.now();
 const BIG = '/repo/big.txt';
 
-function census(
-  transcripts: Array<Transcript | [string, Transcript]>, opts: Partial<{ days: number; byProject: boolean }> = {},
-): CensusReport {
+function census(transcripts: Array<Transcript | [string, Transcript]>, opts: Partial<{ days: number; byProject: boolean }> = {}): CensusReport {
   const days = opts.days ?? 30;
-  const c = new Census({
-    since: NOW - days * 86_400_000, until: NOW + 60_000, days, byProject: opts.byProject ?? false,
-  });
+  const c = new Census({ since: NOW - days * 86_400_000, until: NOW + 60_000, days, byProject: opts.byProject ?? false });
   for (const item of transcripts) {
     const [project, t] = Array.isArray(item) ? item : ['-repo', item];
     c.startTranscript(project, t.text().length);
@@ -76,10 +72,7 @@ describe('census of a bare engine (no pager)', () => {
       .read('r3', { file_path: '/repo/gone.txt' }).error('r3', 'File does not exist. Note: your current working directory is /repo.')
       .read('r4', { file_path: '/repo/x.bin' }).error('r4', '<tool_use_error>This tool cannot read binary files. The file appears to be a binary .bin file.</tool_use_error>');
     const { totals } = census([t]);
-    expect(totals).toMatchObject({
-      sizeRefusals: 1, rangeRefusals: 1, otherErrors: 2, tokenRefusals: 0, roundsLost: 2, refusalsRetried: 1,
-      refusalsAbandoned: 1,
-    });
+    expect(totals).toMatchObject({ sizeRefusals: 1, rangeRefusals: 1, otherErrors: 2, tokenRefusals: 0, roundsLost: 2, refusalsRetried: 1, refusalsAbandoned: 1 });
   });
 
   it('counts a character excerpt as a single-line excerpt, and banners found in the result text or only in the flag', () => {
@@ -97,10 +90,7 @@ describe('census of a bare engine (no pager)', () => {
       .read('r3', { file_path: '/repo/b.txt' })
       .ok('r3', '/repo/b.txt', { startLine: 1, numLines: 10, totalLines: 99, truncatedByTokenCap: true });
     const { totals } = census([t]);
-    expect(totals).toMatchObject({
-      partialPages: 3, singleLineExcerpts: 1, partialSources: { attachment: 1, inline: 1, flagOnly: 1 },
-      partialNotPagedOn: 3,
-    });
+    expect(totals).toMatchObject({ partialPages: 3, singleLineExcerpts: 1, partialSources: { attachment: 1, inline: 1, flagOnly: 1 }, partialNotPagedOn: 3 });
   });
 
   it('counts parallel Reads in one message, and ignores other tools and results it has no Read for', () => {
@@ -118,8 +108,8 @@ describe('census of a bare engine (no pager)', () => {
 describe('census with the pager', () => {
   it('counts a clamp that ran as a round saved, and the note whose advice the next Read followed', () => {
     const note = shortWindowNote({
-      path: BIG, totalLines: 3001, returnedFirst: 1, returnedLast: 1099, askedLast: 3000, clampedUnderCap: 25000,
-      wasWholeFileRead: false, next: { first: 1100, lines: 1901 },
+      path: BIG, totalLines: 3001, returnedFirst: 1, returnedLast: 1099, askedFirst: 1, askedLast: 3000, because: 'clamped',
+      cap: 25000, end: 3000, next: { first: 1100, lines: 1901 },
     });
     const t = new Transcript('s1').prompt()
       .read('r1', { file_path: BIG, offset: 1, limit: 3000 })
@@ -175,17 +165,12 @@ describe('census with the pager', () => {
       .preHook('r3', { file_path: BIG, offset: 4801, limit: 10 }, 'python3 my-hook.py')
       .ok('r3', BIG, { startLine: 4801, numLines: 10, totalLines: 9000 });
     const { totals } = census([t]);
-    expect(totals.pager).toMatchObject({
-      clamps: 2, clampsRan: 2, roundsSaved: 2, notesByKind: { clamped: 1 }, adviceFollowed: 1,
-    });
+    expect(totals.pager).toMatchObject({ clamps: 2, clampsRan: 2, roundsSaved: 2, notesByKind: { clamped: 1 }, adviceFollowed: 1 });
     expect(totals.otherHookRewrites).toBe(1);
   });
 
   it('separates several notes joined in one context string', () => {
-    const a = shortWindowNote({
-      path: BIG, totalLines: 10, returnedFirst: 1, returnedLast: 5, askedLast: 10, clampedUnderCap: 100,
-      wasWholeFileRead: false, next: { first: 6, lines: 5 },
-    });
+    const a = shortWindowNote({ path: BIG, totalLines: 10, returnedFirst: 1, returnedLast: 5, askedFirst: 1, askedLast: 10, because: 'clamped', cap: 100, end: 10, next: { first: 6, lines: 5 } });
     const t = new Transcript('s1').prompt()
       .read('r1', { file_path: BIG, offset: 1, limit: 10 })
       .ok('r1', BIG, { startLine: 1, numLines: 5, totalLines: 10 })
@@ -202,8 +187,7 @@ describe('census bookkeeping', () => {
       .at(NOW - 86_400_000)
       .read('new', { file_path: BIG, offset: 1, limit: 3000 }).tokenRefusal('new', 40000, 25000);
     expect(census([t], { days: 7 }).totals).toMatchObject({ sessions: 1, reads: 1, tokenRefusals: 1 });
-    expect(census([t], { days: 60 }).totals)
-      .toMatchObject({ sessions: 1, reads: 2, tokenRefusals: 2, refusalsRetried: 1 });
+    expect(census([t], { days: 60 }).totals).toMatchObject({ sessions: 1, reads: 2, tokenRefusals: 2, refusalsRetried: 1 });
     const old = new Transcript('s0', '/repo', NOW - 40 * 86_400_000).prompt().read('o', { file_path: BIG });
     expect(census([old], { days: 7 }).totals).toMatchObject({ sessions: 0, reads: 0 });
   });
@@ -247,22 +231,13 @@ describe('reading the texts back', () => {
   });
 
   it('reads every kind of note src/hooks/note.ts writes, and nothing else', () => {
-    const short = shortWindowNote({
-      path: BIG, totalLines: 3001, returnedFirst: 1, returnedLast: 1099, askedLast: undefined, clampedUnderCap: 25000,
-      wasWholeFileRead: true, next: { first: 1100, lines: 1099 },
-    });
+    const short = shortWindowNote({ path: BIG, totalLines: 3001, returnedFirst: 1, returnedLast: 1099, askedFirst: 1, askedLast: undefined, because: 'over-size', cap: 25000, end: 3000, next: { first: 1100, lines: 1099 } });
     expect(parseNote(short)).toEqual({ kind: 'short-window', advice: { first: 1100, lines: 1099 } });
-    const done = shortWindowNote({
-      path: BIG, totalLines: 30, returnedFirst: 1, returnedLast: 20, askedLast: 25, clampedUnderCap: undefined,
-      wasWholeFileRead: false, next: undefined,
-    });
+    const done = shortWindowNote({ path: BIG, totalLines: 30, returnedFirst: 1, returnedLast: 20, askedFirst: 1, askedLast: 25, because: 'shortened', cap: 25000, end: 25, next: undefined });
     expect(parseNote(done)).toEqual({ kind: 'short-window', advice: undefined });
     const range = refusalNote({ path: BIG, refusedFirst: 1, refusedLast: 90000, engine: { rangeMax: '3.1MB' }, charsPerToken: undefined, cap: 25000, fits: { first: 1, lines: 700 }, after: undefined });
     expect(parseNote(range)).toEqual({ kind: 'refusal', advice: { first: 1, lines: 700 } });
-    const oversize = refusalNote({
-      path: BIG, refusedFirst: 1, refusedLast: 3, engine: { tokens: 90000, cap: 25000 }, charsPerToken: 3.9, cap: 25000,
-      fits: undefined, oversize: { first: 1, last: 1, tokens: 90000, chars: 300000 }, after: { first: 2, lines: 2 },
-    });
+    const oversize = refusalNote({ path: BIG, refusedFirst: 1, refusedLast: 3, engine: { tokens: 90000, cap: 25000 }, charsPerToken: 3.9, cap: 25000, fits: undefined, oversize: { first: 1, last: 1, tokens: 90000, chars: 300000 }, after: { first: 2, lines: 2 } });
     expect(parseNote(oversize)).toEqual({ kind: 'refusal', advice: { first: 2, lines: 2 } });
     expect(parseNote(clampedNote(BIG, { sentFirst: 1, sentLines: 10, cap: 25000 }))).toMatchObject({ kind: 'clamped', advice: { first: 11, lines: 10 } });
     expect(parseNote('PostToolUse:Read hook additional context: read-ceiling-pager: x')).toBeUndefined();

@@ -2,37 +2,61 @@ import { describe, expect, it } from 'vitest';
 import { clampedNote, refusalNote, shortWindowNote } from '../../src/hooks/note';
 
 describe('shortWindowNote: what the model is told after a window came back short', () => {
-  it('after a clamp: the file length, the lines returned, and the exact call that continues', () => {
-    const note = shortWindowNote({
-      path: '/repo/big.txt', totalLines: 3001, returnedFirst: 1, returnedLast: 1099, askedLast: 3000,
-      clampedUnderCap: 25000, wasWholeFileRead: false, next: { first: 1100, lines: 1901 },
-    });
-    expect(note).toBe('read-ceiling-pager: /repo/big.txt has 3001 lines. This Read returned lines 1-1099 of the requested 1-3000, the most that fits under the 25000-token Read cap. Lines 1100-3000 are not shown yet; offset=1100 limit=1901 is the rest of the requested window.');
+  const base = { path: '/repo/big.txt', totalLines: 3001, returnedFirst: 1, returnedLast: 1099, askedFirst: 1, cap: 25000 } as const;
+
+  it('after a clamp whose rest fits: the file length, the lines returned, and the exact call that ends the window', () => {
+    const note = shortWindowNote({ ...base, askedLast: 2000, because: 'clamped', end: 2000, next: { first: 1100, lines: 901 } });
+    expect(note).toBe('read-ceiling-pager: /repo/big.txt has 3001 lines. This Read returned lines 1-1099 of the requested 1-2000, the most that fits under the 25000-token Read cap. Lines 1100-2000 are not shown yet; offset=1100 limit=901 is the rest of the requested window.');
     expect(note.length).toBeLessThan(400);
+  });
+
+  it('after a clamp whose rest does not fit: names the window that fits next, not the leftover', () => {
+    const note = shortWindowNote({ ...base, askedLast: 3000, because: 'clamped', end: 3000, next: { first: 1100, lines: 1050 } });
+    expect(note).toBe('read-ceiling-pager: /repo/big.txt has 3001 lines. This Read returned lines 1-1099 of the requested 1-3000, the most that fits under the 25000-token Read cap. Lines 1100-3000 are not shown yet; offset=1100 limit=1050 (lines 1100-2149) is the most that fits next under the 25000-token cap.');
+  });
+
+  it('after the model followed a note, the reading goes on', () => {
+    const note = shortWindowNote({ ...base, returnedFirst: 1100, returnedLast: 2149, askedLast: 3000, because: 'continuing', end: 3000, next: { first: 2150, lines: 851 } });
+    expect(note).toContain('This Read returned lines 1100-2149, continuing the requested 1-3000.');
+    expect(note).toContain('Lines 2150-3000 are not shown yet; offset=2150 limit=851 is the rest of the requested window.');
+    const whole = shortWindowNote({ ...base, returnedFirst: 801, returnedLast: 1600, askedLast: undefined, because: 'continuing', end: 3000, next: { first: 1601, lines: 790 } });
+    expect(whole).toContain('This Read returned lines 801-1600, continuing a read of the whole file.');
   });
 
   it('after another hook shortened the window, it says so without blaming the cap', () => {
     const note = shortWindowNote({
-      path: '/r/a.ts', totalLines: 500, returnedFirst: 10, returnedLast: 19, askedLast: 109,
-      clampedUnderCap: undefined, wasWholeFileRead: false, next: { first: 20, lines: 90 },
+      path: '/r/a.ts', totalLines: 500, returnedFirst: 10, returnedLast: 19, askedFirst: 10, askedLast: 109, because: 'shortened',
+      cap: 25000, end: 109, next: { first: 20, lines: 90 },
     });
     expect(note).toContain('returned lines 10-19 of the requested 10-109 (the window was shortened before it ran)');
-    expect(note).toContain('offset=20 limit=90');
+    expect(note).toContain('offset=20 limit=90 is the rest of the requested window');
   });
 
-  it('a whole-file read of a file over 256 KiB: the next page of the same size', () => {
+  it('a read with no limit of a file over 256 KiB: a first page, and the next page sized to fit', () => {
     const note = shortWindowNote({
-      path: '/r/huge.log', totalLines: 90001, returnedFirst: 1, returnedLast: 800, askedLast: undefined,
-      clampedUnderCap: 25000, wasWholeFileRead: true, next: { first: 801, lines: 800 },
+      path: '/r/huge.log', totalLines: 90001, returnedFirst: 1, returnedLast: 800, askedFirst: 1, askedLast: undefined,
+      because: 'over-size', cap: 25000, end: 90000, next: { first: 801, lines: 780 },
     });
-    expect(note).toBe('read-ceiling-pager: /r/huge.log has 90001 lines. A Read without limit is refused for a file over 256 KiB, so this Read returned lines 1-800 as a window, the most that fits under the 25000-token Read cap. Lines 801-1600 are not shown yet; offset=801 limit=800 is the next page.');
+    expect(note).toBe('read-ceiling-pager: /r/huge.log has 90001 lines. A Read without limit is refused for a file over 256 KiB, so this Read returned lines 1-800 as a window, the most that fits under the 25000-token Read cap. Lines 801-90000 are not shown yet; offset=801 limit=780 (lines 801-1580) is the most that fits next under the 25000-token cap.');
+  });
+
+  it('a read with no limit turned into a window says why: the partial page would not count for Edit', () => {
+    const note = shortWindowNote({ ...base, askedLast: undefined, because: 'edit-guard', end: 3000, next: { first: 1100, lines: 1901 } });
+    expect(note).toContain('A Read without limit of this file would return a partial page, which does not count as reading the file for Edit, so this Read returned lines 1-1099 as a window');
+    expect(note).toContain('offset=1100 limit=1901 is the rest of the file.');
+  });
+
+  it('after the engine\'s partial page: how much is unseen, and a continuation that fits even where the banner\'s does not', () => {
+    const note = shortWindowNote({ ...base, askedLast: undefined, because: 'partial-page', end: 3000, next: { first: 1100, lines: 900 }, bannerOver: 1099 });
+    expect(note).toBe("read-ceiling-pager: /repo/big.txt has 3001 lines. This Read without limit showed lines 1-1099 (37% of the file's lines), the engine's partial page, which does not count as having read the file for Write; a window does. Lines 1100-3000 are not shown yet; offset=1100 limit=900 (lines 1100-1999) is the most that fits next under the 25000-token cap. The banner's page of 1099 lines is over the cap by this estimate; this one fits.");
+    // The model reads the last offset/limit named: it must be ours.
+    expect([...note.matchAll(/offset=(\d+) limit=(\d+)/g)].map((m) => m[0])).toEqual(['offset=1100 limit=900']);
   });
 
   it('names lines that no window can hold and the way past them', () => {
     const note = shortWindowNote({
-      path: '/r/min.json', totalLines: 4, returnedFirst: 1, returnedLast: 1, askedLast: 4, clampedUnderCap: 25000,
-      wasWholeFileRead: false, oversize: { first: 2, last: 2, tokens: 112345.4, chars: 450000 },
-      next: { first: 3, lines: 2 },
+      path: '/r/min.json', totalLines: 4, returnedFirst: 1, returnedLast: 1, askedFirst: 1, askedLast: 4, because: 'clamped', cap: 25000,
+      end: 4, oversize: { first: 2, last: 2, tokens: 112345.4, chars: 450000 }, next: { first: 3, lines: 2 },
     });
     expect(note).toContain('Line 2 alone is over the cap, about 112345 tokens (450000 characters): no Read window holding it fits.');
     expect(note).toContain("for example `sed -n '2p' /r/min.json | cut -c 1-20000`. Lines 3-4");
@@ -41,16 +65,15 @@ describe('shortWindowNote: what the model is told after a window came back short
 
   it('quotes a path with spaces for the shell and keeps a long path short', () => {
     const spaced = shortWindowNote({
-      path: "/r/it's here.txt", totalLines: 4, returnedFirst: 1, returnedLast: 1, askedLast: 4, clampedUnderCap: 25000,
-      wasWholeFileRead: false, oversize: { first: 2, last: 3, tokens: 30000, chars: 120000 },
-      next: { first: 4, lines: 1 },
+      path: "/r/it's here.txt", totalLines: 4, returnedFirst: 1, returnedLast: 1, askedFirst: 1, askedLast: 4, because: 'clamped', cap: 25000,
+      end: 4, oversize: { first: 2, last: 3, tokens: 30000, chars: 120000 }, next: { first: 4, lines: 1 },
     });
     expect(spaced).toContain(`\`sed -n '2p' '/r/it'\\''s here.txt' | cut -c 1-20000\`.`);
     expect(spaced).toContain('Lines 2-3 are each over the cap');
     expect(spaced).toContain('Line 4 is not shown yet; offset=4 limit=1');
     const long = shortWindowNote({
-      path: '/' + 'd/'.repeat(300) + 'f.txt', totalLines: 10, returnedFirst: 1, returnedLast: 5, askedLast: 10,
-      clampedUnderCap: 25000, wasWholeFileRead: false, next: { first: 6, lines: 5 },
+      path: '/' + 'd/'.repeat(300) + 'f.txt', totalLines: 10, returnedFirst: 1, returnedLast: 5, askedFirst: 1, askedLast: 10,
+      because: 'clamped', cap: 25000, end: 10, next: { first: 6, lines: 5 },
     });
     expect(long.length).toBeLessThan(400);
     expect(long).toMatch(/^read-ceiling-pager: …(d\/)+f\.txt has 10 lines\./);
@@ -69,8 +92,7 @@ describe('refusalNote: what the model is told after the engine refused anyway', 
   it('when not even the first line fits, names no window that would be refused again', () => {
     const note = refusalNote({
       path: '/r/one.txt', refusedFirst: 1, refusedLast: 3, engine: { tokens: 112000, cap: 25000 }, charsPerToken: 4,
-      cap: 25000, fits: undefined, oversize: { first: 1, last: 1, tokens: 112000, chars: 450000 },
-      after: { first: 2, lines: 2 },
+      cap: 25000, fits: undefined, oversize: { first: 1, last: 1, tokens: 112000, chars: 450000 }, after: { first: 2, lines: 2 },
     });
     expect(note).not.toMatch(/offset=1 /);
     expect(note).toContain('Line 1 alone is over the cap');

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { emptyState, learnedRatio, MAX_FILES, MAX_PLANS, normalizeState, PLAN_MAX_AGE_MS, withLearned, withoutPlan, withPlan, type Plan } from '../../src/state/session';
+import {
+  emptyState, learnedFor, MAX_FILES, MAX_PLANS, normalizeState, PLAN_MAX_AGE_MS, readingContinued, withLearned, withoutPlan, withoutReading,
+  withPlan, withReading, type Plan, type Reading,
+} from '../../src/state/session';
 
 const plan = (at: number): Plan => ({ file: '/f', size: 1, mtimeMs: 2, askedFirst: 1, askedLines: 3000, sentFirst: 1, sentLines: 900, estimate: 24000, cap: 25000, at });
 
@@ -22,10 +25,10 @@ describe('session state', () => {
 
   it('a learned density holds only while the file is unchanged', () => {
     let s = withLearned(emptyState(), '/f', { size: 10, mtimeMs: 5, ratio: 1.4, at: 1 }, 10000);
-    expect(learnedRatio(s, '/f', 10, 5)).toBe(1.4);
-    expect(learnedRatio(s, '/f', 11, 5)).toBeUndefined();
-    expect(learnedRatio(s, '/f', 10, 6)).toBeUndefined();
-    expect(learnedRatio(s, '/other', 10, 5)).toBeUndefined();
+    expect(learnedFor(s, '/f', 10, 5)?.ratio).toBe(1.4);
+    expect(learnedFor(s, '/f', 11, 5)).toBeUndefined();
+    expect(learnedFor(s, '/f', 10, 6)).toBeUndefined();
+    expect(learnedFor(s, '/other', 10, 5)).toBeUndefined();
     expect(s.cap).toBe(10000);
     for (let i = 0; i < MAX_FILES + 5; i++) s = withLearned(s, `/g${i}`, { size: 1, mtimeMs: 1, ratio: 1, at: 10 + i }, undefined);
     expect(Object.keys(s.files)).toHaveLength(MAX_FILES);
@@ -41,5 +44,18 @@ describe('session state', () => {
     expect(Object.keys(s.files)).toEqual(['/g']);
     expect(s.cap).toBeUndefined();
     expect(Object.getPrototypeOf(s.plans)).toBe(Object.prototype);
+  });
+
+  it('a reading is continued only by a Read from the named line, no longer than named, of the unchanged file', () => {
+    const r: Reading = { size: 10, mtimeMs: 5, askedFirst: 1, askedLast: 3000, whole: false, nextFirst: 1100, nextLines: 950, at: 1 };
+    const s = withReading(emptyState(), '/f', r);
+    expect(readingContinued(s, '/f', 10, 5, 1100, 950)).toEqual(r);
+    expect(readingContinued(s, '/f', 10, 5, 1100, 400)).toEqual(r);
+    expect(readingContinued(s, '/f', 10, 5, 1100, 951)).toBeUndefined();
+    expect(readingContinued(s, '/f', 10, 5, 1101, 10)).toBeUndefined();
+    expect(readingContinued(s, '/f', 11, 5, 1100, 950)).toBeUndefined();
+    expect(readingContinued(withoutReading(s, '/f'), '/f', 10, 5, 1100, 950)).toBeUndefined();
+    expect(normalizeState(JSON.parse(JSON.stringify(s))).readings).toEqual({ '/f': r });
+    expect(normalizeState({ readings: { '/f': { ...r, whole: 'yes' }, '/g': { ...r, nextLines: null } } }).readings).toEqual({});
   });
 });

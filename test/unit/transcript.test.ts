@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { toolUse } from '../../src/hooks/transcript';
-
-const findToolInput = (jsonl: string, id: string) => toolUse(jsonl, id)?.input;
+import { findBannerCount, findToolInput, findToolUse } from '../../src/hooks/transcript';
 
 const line = (id: string, input: object) => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', id, name: 'Read', input }] } });
 
-describe('toolUse finds the model\'s own call in the transcript tail', () => {
+describe('findToolInput finds the model\'s own input in the transcript tail', () => {
   it('by tool_use id, among parallel calls and other records', () => {
     const jsonl = [
       '{"type":"user","message":{"content":"go"}}',
@@ -25,12 +23,31 @@ describe('toolUse finds the model\'s own call in the transcript tail', () => {
   });
 });
 
-describe('toolUse reads only the assistant\'s tool_use records', () => {
-  it('skips a tool_result or user record that repeats the id, and gives the tool\'s name', () => {
+describe('what else the transcript tail tells', () => {
+  it('the model that wrote a tool_use', () => {
+    const jsonl = `${JSON.stringify({ type: 'assistant', message: { model: 'claude-opus-5-5', content: [{ type: 'tool_use', id: 'toolu_M', name: 'Read', input: { file_path: '/m' } }] } })}\n`;
+    expect(findToolUse(jsonl, 'toolu_M')).toEqual({ name: 'Read', input: { file_path: '/m' }, model: 'claude-opus-5-5' });
+  });
+
+  it('the engine\'s whole-file count from the banner of a partial page (its read_truncation_notice record)', () => {
+    const banner = '[Truncated: PARTIAL view — /r/a.txt: showing lines 1-1053 of 2601 total (52481 tokens, cap 25000). Call Read with offset=1054 limit=1053 for the next page.]';
+    const jsonl = [
+      JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_P', content: '1\tx' }] } }),
+      JSON.stringify({ type: 'attachment', attachment: { type: 'read_truncation_notice', banner, toolUseID: 'toolu_P' } }),
+      JSON.stringify({ type: 'attachment', attachment: { type: 'hook_success', toolUseID: 'toolu_Q', stdout: '(1 tokens, cap 2)' } }),
+    ].join('\n');
+    expect(findBannerCount(jsonl, 'toolu_P')).toEqual({ tokens: 52481, cap: 25000 });
+    expect(findBannerCount(jsonl, 'toolu_Q')).toBeUndefined();
+    expect(findBannerCount(jsonl, 'toolu_R')).toBeUndefined();
+  });
+});
+
+describe('findToolUse reads only the assistant\'s tool_use records', () => {
+  it('skips a user record that repeats the id, and gives the tool\'s name', () => {
     const jsonl = [
       line('toolu_A', { file_path: '/a', limit: 5 }),
       '{"type":"user","message":{"content":[{"type":"tool_use","id":"toolu_A","name":"Read","input":{"file_path":"/x"}}]}}',
     ].join('\n');
-    expect(toolUse(jsonl, 'toolu_A')).toEqual({ name: 'Read', input: { file_path: '/a', limit: 5 } });
+    expect(findToolUse(jsonl, 'toolu_A')).toEqual({ name: 'Read', input: { file_path: '/a', limit: 5 }, model: undefined });
   });
 });

@@ -1,0 +1,24 @@
+// The estimate split into token groups. Tokenizers disagree by group (one counts Hangul densely and English
+// sparsely, another the reverse), so what the engine's counts teach about a model is kept per group.
+import type { Features } from './density.js';
+import { WEIGHTS } from './weights.js';
+
+/** Words; code and layout (punctuation, digits, spaces, newlines); Hangul, Han and Kana; every other script. */
+const GROUP_OF: Record<keyof Features, number> = {
+  letters: 0, words: 0, bareWords: 0, caseChanges: 0, longRunLetters: 0,
+  digits: 1, digitRuns: 1, punct: 1, punctRuns: 1, spaceRuns: 1, spaceExtra: 1, controls: 1, newlines: 1,
+  hangul: 2, han: 2, kana: 2,
+  otherLetters: 3, otherSymbols: 3, astral: 3,
+};
+
+export const GROUP_COUNT = 4;
+
+/** The point estimate's share of each group; the shares add up to the point estimate. */
+export function pointByGroup(f: Features): number[] {
+  const out = new Array<number>(GROUP_COUNT).fill(0);
+  for (const k of Object.keys(GROUP_OF) as (keyof Features)[]) {
+    const g = GROUP_OF[k];
+    out[g] = (out[g] ?? 0) + f[k] * WEIGHTS[k];
+  }
+  return out;
+}

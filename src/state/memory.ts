@@ -1,0 +1,105 @@
+// What the pager remembers across sessions on this machine, and the pure rules that keep it small: each file's
+// density the engine taught (valid while the file's size and mtime hold), and, per model, how the engine's
+// counts compared with the estimate, so that a new session starts from what this user's model really counts.
+import type { Learned } from './session.js';
+import { allFinite, isFiniteNumber, isRecord, ownValue, setOwn } from './record.js';
+
+/** One engine count set beside the estimate: `point` is the estimate's share of each token group
+ * (estimate/groups.ts), `tokens` the engine's count of the same text. */
+export interface Observation {
+  point: number[];
+  tokens: number;
+  at: number;
+}
+
+export interface ModelMemory {
+  observations: Observation[];
+}
+
+export interface Memory {
+  files: Record<string, Learned>;
+  models: Record<string, ModelMemory>;
+  /** The model of the newest session that taught something: the best guess for a session not yet seen. */
+  lastModel?: string;
+}
+
+export const MEMORY_MAX_FILES = 512;
+export const MEMORY_MAX_MODELS = 16;
+export const MEMORY_MAX_OBSERVATIONS = 32;
+/** What is not confirmed again within this time is forgotten: files change, and so do the models behind a name. */
+export const MEMORY_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
+export const MEMORY_FILE_MAX_BYTES = 256 * 1024;
+const MAX_MODEL_NAME = 128;
+
+export function emptyMemory(): Memory {
+  return { files: {}, models: {} };
+}
+
+/** The learned density of an unchanged file, from an earlier session. */
+export function rememberedFile(memory: Memory, path: string, size: number, mtimeMs: number): Learned | undefined {
+  const l = ownValue(memory.files, path);
+  return l && l.size === size && l.mtimeMs === mtimeMs ? l : undefined;
+}
+
+export function withFile(memory: Memory, path: string, learned: Learned): Memory {
+  const files = { ...memory.files, [path]: learned };
+  return { ...memory, files: newest(files, MEMORY_MAX_FILES, learned.at - MEMORY_MAX_AGE_MS) };
+}
+
+export function withObservation(memory: Memory, model: string, obs: Observation): Memory {
+  if (!isModelName(model)) return memory;
+  const before = ownValue(memory.models, model)?.observations ?? [];
+  const observations = [...before, obs].filter((o) => o.at >= obs.at - MEMORY_MAX_AGE_MS).slice(-MEMORY_MAX_OBSERVATIONS);
+  const models = { ...memory.models, [model]: { observations } };
+  const kept = Object.entries(models)
+    .sort((a, b) => newestAt(b[1]) - newestAt(a[1]))
+    .slice(0, MEMORY_MAX_MODELS);
+  return { ...memory, models: Object.fromEntries(kept), lastModel: model };
+}
+
+/** The observations of a model, newest last, none older than the age limit at `now`. */
+export function observationsOf(memory: Memory, model: string | undefined, now: number): Observation[] {
+  const m = model === undefined ? undefined : ownValue(memory.models, model);
+  return m ? m.observations.filter((o) => o.at >= now - MEMORY_MAX_AGE_MS) : [];
+}
+
+export function isModelName(v: unknown): v is string {
+  return typeof v === 'string' && v.length > 0 && v.length <= MAX_MODEL_NAME && /^[\w.:@/[\]-]+$/.test(v);
+}
+
+/** Accepts only well-formed entries from a file anyone could have damaged. */
+export function normalizeMemory(raw: unknown, groups: number): Memory {
+  const memory = emptyMemory();
+  if (!isRecord(raw)) return memory;
+  if (isRecord(raw.files)) {
+    for (const [path, l] of Object.entries(raw.files)) {
+      if (isRecord(l) && allFinite(l, ['size', 'mtimeMs', 'ratio', 'at']) && (l.ratio as number) > 0
+        && (l.noFloor === undefined || typeof l.noFloor === 'boolean')) {
+        setOwn(memory.files, path, l as unknown as Learned);
+      }
+    }
+  }
+  if (isRecord(raw.models)) {
+    for (const [name, m] of Object.entries(raw.models)) {
+      if (!isModelName(name) || !isRecord(m) || !Array.isArray(m.observations)) continue;
+      const observations = m.observations.filter((o: unknown): o is Observation => isRecord(o)
+        && allFinite(o, ['tokens', 'at']) && (o.tokens as number) > 0 && Array.isArray(o.point)
+        && o.point.length === groups && o.point.every((p) => isFiniteNumber(p) && p >= 0))
+        .slice(-MEMORY_MAX_OBSERVATIONS);
+      setOwn(memory.models, name, { observations });
+    }
+  }
+  if (isModelName(raw.lastModel)) memory.lastModel = raw.lastModel;
+  return memory;
+}
+
+function newest<T extends { at: number }>(entries: Record<string, T>, max: number, notBefore: number): Record<string, T> {
+  return Object.fromEntries(Object.entries(entries)
+    .filter(([, e]) => e.at >= notBefore)
+    .sort((a, b) => b[1].at - a[1].at)
+    .slice(0, max));
+}
+
+function newestAt(m: ModelMemory): number {
+  return m.observations.reduce((a, o) => Math.max(a, o.at), 0);
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import {
+  emptyMemory, MEMORY_MAX_AGE_MS, MEMORY_MAX_FILES, MEMORY_MAX_MODELS, MEMORY_MAX_OBSERVATIONS, normalizeMemory, observationsOf, rememberedFile,
+  withFile, withObservation,
+} from '../../src/state/memory';
+
+describe('memory across sessions', () => {
+  it('a file\'s learned density is remembered while the file is unchanged, and ages out', () => {
+    let m = withFile(emptyMemory(), '/f', { size: 10, mtimeMs: 5, ratio: 1.3, at: 1000 });
+    expect(rememberedFile(m, '/f', 10, 5)?.ratio).toBe(1.3);
+    expect(rememberedFile(m, '/f', 10, 6)).toBeUndefined();
+    m = withFile(m, '/g', { size: 1, mtimeMs: 1, ratio: 1, at: 1000 + MEMORY_MAX_AGE_MS + 1 });
+    expect(rememberedFile(m, '/f', 10, 5)).toBeUndefined();
+    for (let i = 0; i < MEMORY_MAX_FILES + 10; i++) m = withFile(m, `/h${i}`, { size: 1, mtimeMs: 1, ratio: 1, at: 2e12 + i });
+    expect(Object.keys(m.files)).toHaveLength(MEMORY_MAX_FILES);
+  });
+
+  it('keeps the newest observations per model, a bounded number of models, and the last model seen', () => {
+    let m = emptyMemory();
+    for (let i = 0; i < MEMORY_MAX_OBSERVATIONS + 5; i++) m = withObservation(m, 'claude-x', { point: [1, 2, 0, 0], tokens: 10 + i, at: 1e12 + i });
+    const kept = observationsOf(m, 'claude-x', 1e12 + 100);
+    expect(kept).toHaveLength(MEMORY_MAX_OBSERVATIONS);
+    expect(kept.at(-1)?.tokens).toBe(10 + MEMORY_MAX_OBSERVATIONS + 4);
+    expect(observationsOf(m, 'claude-x', 1e12 + MEMORY_MAX_AGE_MS + 1e6)).toEqual([]);
+    for (let i = 0; i < MEMORY_MAX_MODELS + 3; i++) m = withObservation(m, `model-${i}`, { point: [1, 0, 0, 0], tokens: 1, at: 2e12 + i });
+    expect(Object.keys(m.models)).toHaveLength(MEMORY_MAX_MODELS);
+    expect(m.lastModel).toBe(`model-${MEMORY_MAX_MODELS + 2}`);
+    expect(withObservation(emptyMemory(), 'bad name with spaces', { point: [1, 0, 0, 0], tokens: 1, at: 1 })).toEqual(emptyMemory());
+  });
+
+  it('a damaged or hostile file yields only its well-formed entries', () => {
+    expect(normalizeMemory('x', 4)).toEqual(emptyMemory());
+    const raw = JSON.parse('{"files":{"/a":{"size":1,"mtimeMs":1,"ratio":0,"at":1},"/b":{"size":1,"mtimeMs":1,"ratio":1.2,"at":1,"noFloor":true},"__proto__":{"size":1,"mtimeMs":1,"ratio":1,"at":1}},'
+      + '"models":{"m":{"observations":[{"point":[1,2,3,4],"tokens":5,"at":1},{"point":[1,2],"tokens":5,"at":1},{"point":[1,2,3,-4],"tokens":5,"at":1}]},"bad name":{"observations":[]}},"lastModel":7}');
+    const m = normalizeMemory(raw, 4);
+    expect(Object.keys(m.files).sort()).toEqual(['/b', '__proto__']);
+    expect(Object.getPrototypeOf(m.files)).toBe(Object.prototype);
+    expect(m.models.m?.observations).toHaveLength(1);
+    expect(Object.keys(m.models)).toEqual(['m']);
+    expect(m.lastModel).toBeUndefined();
+  });
+});
