@@ -8,9 +8,11 @@
 // engine by test/e2e/rounds-sim.test.ts. docs/ROUNDS.md explains the table.
 //
 // Usage: node scripts/rounds.mjs [--file PATTERN] [--tokenizer NAME[,NAME]] [--mode windows|whole] [--cap N]
-//                                [--json FILE] [--trail] [--verify]
+//                                [--json FILE] [--trail] [--verify] [--from-json FILE]
 //   --file: a regular expression on the file's id (package/path); --trail: print each Read of each case run;
-//   --verify: check the fast window counts against whole-text counts on sampled windows, then run as usual.
+//   --verify: check the fast window counts against whole-text counts on sampled windows, then run as usual;
+//   --from-json: print the tables of an earlier --json run (filters apply) without running anything.
+import { readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +26,7 @@ import { TOKENIZER_NAMES, tokenizerNamed, verifyAdditivity, windowCounter } from
 const MODES = /** @type {const} */ (['windows', 'whole']);
 
 function parseArgs(/** @type {string[]} */ argv) {
-  /** @type {{ file?: RegExp, tokenizers: string[], modes: Array<'windows' | 'whole'>, cap: number, json?: string, trail: boolean, verify: boolean }} */
+  /** @type {{ file?: RegExp, tokenizers: string[], modes: Array<'windows' | 'whole'>, cap: number, json?: string, fromJson?: string, trail: boolean, verify: boolean }} */
   const o = { tokenizers: TOKENIZER_NAMES, modes: [...MODES], cap: 25_000, trail: false, verify: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -34,6 +36,7 @@ function parseArgs(/** @type {string[]} */ argv) {
     else if (a === '--mode') { const m = value(); if (m !== 'windows' && m !== 'whole') throw new Error('--mode windows|whole'); o.modes = [m]; }
     else if (a === '--cap') o.cap = Number(value());
     else if (a === '--json') o.json = value();
+    else if (a === '--from-json') o.fromJson = value();
     else if (a === '--trail') o.trail = true;
     else if (a === '--verify') o.verify = true;
     else throw new Error(`unknown argument ${a}`);
@@ -68,6 +71,12 @@ function tally(s, oversize, needed) {
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
+  if (o.fromJson) {
+    const saved = JSON.parse(readFileSync(o.fromJson, 'utf8'));
+    const results = saved.results.filter((/** @type {any} */ r) => (!o.file || o.file.test(r.file)) && o.tokenizers.includes(r.tokenizer) && o.modes.includes(r.mode));
+    printTable(results, { ...o, cap: saved.cap }, new Set(results.map((/** @type {any} */ r) => r.file)).size, saved.skipped, saved.ms ?? 0);
+    return;
+  }
   const started = Date.now();
   const { files: all, skipped } = corpusFiles();
   const files = all.filter((f) => !o.file || o.file.test(f.id));
@@ -118,7 +127,7 @@ async function main() {
   if (o.verify) console.log(`verify: ${verified} windows counted both ways, ${mismatches.length} mismatches${mismatches.length ? `: ${JSON.stringify(mismatches.slice(0, 5))}` : ''}`);
   printTable(results, o, files.length, skipped, Date.now() - started);
   if (o.json) {
-    writeFileSync(o.json, `${JSON.stringify({ cap: o.cap, files: files.length, skipped, results }, null, 1)}\n`);
+    writeFileSync(o.json, `${JSON.stringify({ cap: o.cap, files: files.length, skipped, ms: Date.now() - started, results }, null, 1)}\n`);
     console.log(`per-file results: ${o.json}`);
   }
 }
@@ -140,7 +149,7 @@ function printTrail(/** @type {any} */ r) {
 /** @param {any[]} results @param {ReturnType<typeof parseArgs>} o @param {number} nFiles @param {string[]} skipped @param {number} ms */
 function printTable(results, o, nFiles, skipped, ms) {
   const sum = (/** @type {any[]} */ rs, /** @type {(r: any) => number} */ f) => rs.reduce((a, r) => a + f(r), 0);
-  console.log(`\nROUNDS at cap ${o.cap}: Read calls to see every line, ${nFiles} real files${skipped.length ? ` (${skipped.length} package(s) skipped: offline)` : ''}, ${(ms / 1000).toFixed(0)} s`);
+  console.log(`\nROUNDS at cap ${o.cap}: Read calls to see every line, ${nFiles} real files${skipped.length ? ` (${skipped.length} package(s) skipped: offline)` : ''}${ms ? `, ${(ms / 1000).toFixed(0)} s` : ''}`);
   console.log('calls: total over the files; ratio to the oracle (the least possible). refusals: windows the engine refused (first: the');
   console.log('first window of a file). pager>bare: files where the pager took more calls. >1 refusal: files with more than one');
   console.log('refusal of a window starting on a line some window holds. unseen: lines never returned (oversize: lines no window holds).');
@@ -163,25 +172,41 @@ function printTable(results, o, nFiles, skipped, ms) {
       `${sum(rs, (r) => r.pager.neverSeen)}/${sum(rs, (r) => r.bare.neverSeen)}`,
       String(sum(rs, (r) => r.oracle.oversize))]));
   }
-  const ratio = (/** @type {any} */ r) => (r.oracle.calls === 0 ? 1 : r.pager.calls / r.oracle.calls);
-  const worst = [...results].sort((a, b) => ratio(b) - ratio(a) || b.pager.calls - a.pager.calls).slice(0, 5);
-  console.log('\nworst pager/oracle ratios (file, tokenizer, mode: pager calls / oracle calls, refusals, bare calls):');
+  const ratio = (/** @type {any} */ r) => r.pager.calls / r.oracle.calls;
+  /** @type {Map<string, any>} the worst case of each file some window of which fits */
+  const byFile = new Map();
+  for (const r of results) { const w = byFile.get(r.file); if (r.oracle.calls > 0 && (!w || ratio(r) > ratio(w))) byFile.set(r.file, r); }
+  const unreadable = [...new Set(results.filter((r) => r.oracle.calls === 0).map((r) => r.file))];
+  if (unreadable.length) {
+    console.log(`\nfiles no Read window holds any line of (the oracle makes no call; the reader halves down to one line): ${unreadable.join(', ')}`);
+  }
+  const worst = [...byFile.values()].sort((a, b) => ratio(b) - ratio(a) || b.pager.calls - a.pager.calls).slice(0, 5);
+  console.log('\nthe 5 files with the worst pager/oracle ratio, each at its worst (pager calls / oracle calls, refusals, bare calls):');
   for (const r of worst) {
     console.log(`  ${r.file} [${r.tokenizer}, ${r.mode}] ${r.pager.calls}/${r.oracle.calls} = ${ratio(r).toFixed(2)}, `
       + `refusals ${r.pager.refusals}, bare ${r.bare.calls}; ${r.bytes} B, ${r.lines} lines, oversize ${r.oracle.oversize}`);
   }
+  const cases = (/** @type {any[]} */ rs, /** @type {(r: any) => string} */ what) => {
+    /** @type {Map<string, string[]>} */
+    const m = new Map();
+    for (const r of rs) m.set(r.file, [...(m.get(r.file) ?? []), `${r.tokenizer} ${r.mode}${what(r)}`]);
+    return [...m].map(([f, list]) => `  ${f}: ${list.join(', ')}`);
+  };
   const pagerWorse = results.filter((r) => r.pager.calls > r.bare.calls);
   if (pagerWorse.length) {
-    console.log('\npager took more calls than the bare engine:');
-    for (const r of pagerWorse.slice(0, 20)) console.log(`  ${r.file} [${r.tokenizer}, ${r.mode}] pager ${r.pager.calls}, bare ${r.bare.calls}, oracle ${r.oracle.calls}`);
+    console.log('\npager took more calls than the bare engine (pager/bare/oracle):');
+    for (const l of cases(pagerWorse, (r) => ` ${r.pager.calls}/${r.bare.calls}/${r.oracle.calls}`)) console.log(l);
   }
   const manyRefused = results.filter((r) => r.pager.avoidableRefusals > 1);
   if (manyRefused.length) {
     console.log('\npager with more than one refusal beyond oversize lines:');
-    for (const r of manyRefused.slice(0, 20)) console.log(`  ${r.file} [${r.tokenizer}, ${r.mode}] ${r.pager.avoidableRefusals} refusals`);
+    for (const l of cases(manyRefused, (r) => ` ${r.pager.avoidableRefusals}`)) console.log(l);
   }
   const gaveUp = results.filter((r) => r.pager.gaveUp || r.bare.gaveUp);
-  if (gaveUp.length) console.log(`\nreaders that gave up or hit the call limit: ${gaveUp.map((r) => `${r.file} [${r.tokenizer}, ${r.mode}] ${r.pager.gaveUp ? 'pager' : ''}${r.bare.gaveUp ? ' bare' : ''}`).join('; ')}`);
+  if (gaveUp.length) {
+    console.log('\nreaders that gave up (a refused one-line window: nothing smaller to try) or hit the call limit:');
+    for (const l of cases(gaveUp, (r) => `: ${[r.pager.gaveUp ? 'pager' : '', r.bare.gaveUp ? 'bare' : ''].filter(Boolean).join('+')}`)) console.log(l);
+  }
 }
 
 await main();
