@@ -42,4 +42,13 @@ export default tseslint.config(
     ],
     rules: { 'max-len': 'off', 'preserve-caught-error': 'off' },
   },
+  {
+    // TEMPORARY (issue #15): the rounds benchmark, merged after the lint went in; its long lines are still to wrap.
+    files: [
+      'scripts/rounds.mjs', 'scripts/lib/engine-sim.mjs', 'scripts/lib/engine-sim.d.mts', 'scripts/lib/rounds-corpus.mjs',
+      'scripts/lib/sim-session.mjs', 'scripts/lib/sim-session.d.mts', 'scripts/lib/token-count.mjs',
+      'scripts/lib/token-count.d.mts', 'test/e2e/rounds-sim.test.ts', 'test/unit/engine-sim.test.ts',
+    ],
+    rules: { 'max-len': 'off' },
+  },
 );

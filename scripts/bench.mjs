@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: how close to the cap the pager's clamps land, and what `pre` costs. Prints figures; it is
-// never a timed test. Usage: node scripts/bench.mjs [--quick] [--no-speed] [--no-quality]
+// never a timed test. Usage: node scripts/bench.mjs [--quick] [--no-speed] [--no-quality] [--no-rounds]
+// Rounds: the table of scripts/rounds.mjs (`npm run bench:rounds`), Read calls per file against the oracle.
 //
 // Quality: one file per corpus class, built from held-out files (never used by scripts/calibrate.mjs) or
 // generated; windows from several start lines, each asking for the rest of the file. For each window: the
@@ -242,6 +243,7 @@ try {
   if (!args.includes('--no-quality')) quality();
   if (!args.includes('--no-speed')) speed();
   if (!args.includes('--no-gates')) gatesSpeed();
+  if (!args.includes('--no-rounds')) execFileSync(process.execPath, [join(root, 'scripts', 'rounds.mjs')], { stdio: 'inherit' });
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

@@ -52,6 +52,9 @@ export interface ShortWindow {
   end: number;
   /** After a partial page: the page size the engine's banner names, when it is over the cap by the estimate. */
   bannerOver?: number;
+  /** When the rest of the requested window fits with room to spare and the file goes on: the longer window from
+   * the same line that still fits, for a reader reading on. */
+  readingOn?: NextWindow;
 }
 
 /** The note after a window that came back shorter than the reading it belongs to. */
@@ -96,7 +99,10 @@ function nextSentence(w: ShortWindow): string {
     : ` The banner's page of ${w.bannerOver} lines is over the cap by this estimate; this one fits.`;
   if (next.first + next.lines - 1 >= w.end) {
     // It may ask for a line past the end: the engine returns what there is, and the reader knows it reached the end.
-    return `${unseen}; ${call} is the rest of ${w.askedLast === undefined ? 'the file' : 'the requested window'}.${banner}`;
+    const on = w.readingOn && w.askedLast !== undefined
+      ? `, and offset=${w.readingOn.first} limit=${w.readingOn.lines} (to line ${w.readingOn.first + w.readingOn.lines - 1}) the most that fits reading on`
+      : '';
+    return `${unseen}; ${call} is the rest of ${w.askedLast === undefined ? 'the file' : 'the requested window'}${on}.${banner}`;
   }
   return `${unseen}; ${call} (${linesWord(next)}) is the most that fits next under the ${w.cap}-token cap.${banner}`;
 }

@@ -12,7 +12,7 @@ import { ReadInput, type PostEvent, type PostToolUse, type PostToolUseFailure } 
 import {
   budgetFor, continuation, endsWithNewline, fitWindow, measureWindow, namedWindow, sizingFor, skipOversize, type Measured, type Sizing,
 } from './measure.js';
-import { refusalNote, shortWindowNote, type RefusalAdvice, type ShortBecause } from './note.js';
+import { refusalNote, shortWindowNote, type NextWindow, type RefusalAdvice, type ShortBecause } from './note.js';
 import { parseRefusal } from './refusal.js';
 import { classifyRead } from './request.js';
 import { modelInput } from './transcript.js';
@@ -77,10 +77,14 @@ function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: Session
   const next = file && sizing ? continuation(file.path, returnedLast + 1, end, cap, sizing, ctx.deadline) : undefined;
   const fitted = next?.window ?? (next ? undefined : { first: returnedLast + 1, lines: end - returnedLast });
   const after = fitted && namedWindow(fitted, lastLine, out.totalLines, asked.last);
+  // The rest of the window fits with room to spare, and the file goes on: a reader reading on may take more.
+  const readingOn = file && sizing && after && next?.window && end < lastLine && after.first + after.lines - 1 >= end
+    ? readOn(file.path, after, lastLine, out.totalLines, cap, sizing, ctx.deadline) : undefined;
   if (file && after) {
+    const named = readingOn ?? after;
     const reading: Reading = {
       size: file.stat.size, mtimeMs: file.stat.mtimeMs, askedFirst: asked.first, askedLast: asked.last ?? 0,
-      whole: asked.last === undefined && asked.first === 1, nextFirst: after.first, nextLines: after.lines, at: ctx.now,
+      whole: asked.last === undefined && asked.first === 1, nextFirst: named.first, nextLines: named.lines, at: ctx.now,
       ...(asked.because === 'partial-page' ? { partialOf: event.tool_use_id } : {}),
     };
     ctx.store.update(event.session_id, (s) => withReading(s, file.path, reading));
@@ -100,7 +104,18 @@ function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: Session
     next: after,
     end,
     bannerOver,
+    readingOn,
   });
+}
+
+/** The longest window from the rest's first line that fits, past the end of the requested window; undefined when
+ * it is no longer than the rest. */
+function readOn(
+  path: string, rest: NextWindow, lastLine: number, totalLines: number, cap: number, sizing: Sizing, deadline: number,
+): NextWindow | undefined {
+  const fit = fitWindow(path, rest.first, budgetFor(path, cap, sizing, lastLine - rest.first + 1), deadline);
+  if (fit.scan.timedOut || fit.lines <= rest.lines) return undefined;
+  return namedWindow({ first: rest.first, lines: Math.min(fit.lines, lastLine - rest.first + 1) }, lastLine, totalLines, undefined);
 }
 
 /** The engine sized its partial page from its count of the whole file: about `lines × cap / tokens × 0.85` lines

@@ -77,6 +77,17 @@ describe('pre clamps a window over the cap', () => {
     steps.slice(1, -1).forEach((s) => expect(s.note).toContain(`continuing the requested 1-3000`));
   });
 
+  it('when the rest of the requested window fits with room to spare, the note also names the longer window reading on', () => {
+    const steps = followNotes('sess-on', { file_path: join(dir, 'big.txt'), offset: 1, limit: 1500 }, env, 'o');
+    const first = steps[0]!;
+    expect(first.note).toMatch(new RegExp(`offset=${first.last + 1} limit=${1500 - first.last} is the rest of the requested window, and offset=${first.last + 1} limit=\\d+ \\(to line \\d+\\) the most that fits reading on\\.`));
+    // A reader reading on takes the longer one: it runs as named, and the reading of lines 1-1500 is complete.
+    expect(steps).toHaveLength(2);
+    expect(steps[1]!.ran).toEqual(steps[1]!.asked);
+    expect(steps[1]!.last).toBeGreaterThan(1500);
+    expect(steps[1]!.note).toBeUndefined();
+  });
+
   it('offset 0 is sent as offset 1, and the note counts lines as the file does', () => {
     const input = { file_path: join(dir, 'big.txt'), offset: 0, limit: 3000 };
     const pre = runHook('pre', preEvent(session, 'toolu_zero', input), env);

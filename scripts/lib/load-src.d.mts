@@ -1,0 +1,2 @@
+export function loadEstimator(): Promise<any>;
+export const root: string;

@@ -1,0 +1,49 @@
+// The oracle: a reader that knows the tokenizer and the engine. From each start line it asks for the largest
+// window the engine would not refuse (the same judgeWindow the simulation runs), so its number of Reads is the
+// least any reader can need to see every line. A line that alone is refused fits no window: everyone skips it,
+// and it is reported apart.
+import { judgeWindow } from './engine-sim.mjs';
+
+/**
+ * @param {import('./engine-sim.mjs').SimFile} file
+ * @param {{ count: (i0: number, i1: number) => number, cheapEnds: number[] }} counter windowCounter's
+ * @param {number} cap
+ * @returns {{ calls: number, windows: Array<[number, number]>, oversize: number[] }} windows as [first line, lines]
+ */
+export function oracle(file, counter, cap) {
+  const L = file.lines.length;
+  // The empty line after a final newline is nothing anyone needs to read.
+  const end = L > 1 && file.lines[L - 1] === '' ? L - 1 : L;
+  const refused = (/** @type {number} */ i0, /** @type {number} */ i1) =>
+    judgeWindow(file, i0, i1, { cap, count: counter.count, limited: true, whole: false }).over;
+  const floor = file.json ? Math.floor(cap / 2) : cap; // never counted, never refused
+  /** @type {Array<[number, number]>} */
+  const windows = [];
+  /** @type {number[]} */
+  const oversize = [];
+  let s = 0;
+  while (s < end) {
+    if (refused(s, s + 1)) { oversize.push(s + 1); s++; continue; }
+    // ok: largest known-good end; bad: smallest known-refused end (end + 1 when none is).
+    let ok = s + 1;
+    while (ok < end && file.starts[ok + 1] - 1 - file.starts[s] <= floor) ok++;
+    let bad = end + 1;
+    if (ok < end && !refused(s, end)) ok = end;
+    else if (ok < end) bad = end;
+    // First over the cheap ends (the window's new text is one line past whole blocks), then line by line.
+    const cheap = counter.cheapEnds.filter((e) => e > ok && e < bad);
+    let lo = 0; let hi = cheap.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const e = /** @type {number} */ (cheap[mid]);
+      if (refused(s, e)) { bad = e; hi = mid - 1; } else { ok = e; lo = mid + 1; }
+    }
+    while (bad - ok > 1) {
+      const mid = (ok + bad) >> 1;
+      if (refused(s, mid)) bad = mid; else ok = mid;
+    }
+    windows.push([s + 1, ok - s]);
+    s = ok;
+  }
+  return { calls: windows.length, windows, oversize };
+}

@@ -1,0 +1,212 @@
+#!/usr/bin/env node
+// `npm run bench:rounds`: rounds, the number of Read calls a reader needs to see every line of a file, on real
+// files (scripts/rounds-corpus.json), for every file × tokenizer × mode. Three readers per case: (a) the scripted
+// model of the e2e tests (test/e2e/harness/reader.mjs) on the simulated engine alone, (b) the same reader with the
+// pager's real hooks (src/hooks/io.ts, bundled at run time) in front of the simulated engine, (c) the oracle, who
+// knows the tokenizer and takes the largest window the engine accepts from each line (the least any reader needs).
+// The engine is a simulation of Claude Code 2.1.332's Read (scripts/lib/engine-sim.mjs), checked against the real
+// engine by test/e2e/rounds-sim.test.ts. docs/ROUNDS.md explains the table.
+//
+// Usage: node scripts/rounds.mjs [--file PATTERN] [--tokenizer NAME[,NAME]] [--mode windows|whole] [--cap N]
+//                                [--json FILE] [--trail] [--verify] [--from-json FILE]
+//   --file: a regular expression on the file's id (package/path); --trail: print each Read of each case run;
+//   --verify: check the fast window counts against whole-text counts on sampled windows, then run as usual;
+//   --from-json: print the tables of an earlier --json run (filters apply) without running anything.
+import { readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { rng } from './lib/corpus.mjs';
+import { simFile } from './lib/engine-sim.mjs';
+import { oracle } from './lib/oracle.mjs';
+import { corpusFiles } from './lib/rounds-corpus.mjs';
+import { loadHooks, SimClock, simulateSession } from './lib/sim-session.mjs';
+import { TOKENIZER_NAMES, tokenizerNamed, verifyAdditivity, windowCounter } from './lib/token-count.mjs';
+
+const MODES = /** @type {const} */ (['windows', 'whole']);
+
+function parseArgs(/** @type {string[]} */ argv) {
+  /** @type {{ file?: RegExp, tokenizers: string[], modes: Array<'windows' | 'whole'>, cap: number, json?: string, fromJson?: string, trail: boolean, verify: boolean }} */
+  const o = { tokenizers: TOKENIZER_NAMES, modes: [...MODES], cap: 25_000, trail: false, verify: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => { const v = argv[++i]; if (v === undefined) throw new Error(`${a} needs a value`); return v; };
+    if (a === '--file') o.file = new RegExp(value(), 'i');
+    else if (a === '--tokenizer') o.tokenizers = value().split(',').map((t) => { tokenizerNamed(t); return t; });
+    else if (a === '--mode') { const m = value(); if (m !== 'windows' && m !== 'whole') throw new Error('--mode windows|whole'); o.modes = [m]; }
+    else if (a === '--cap') o.cap = Number(value());
+    else if (a === '--json') o.json = value();
+    else if (a === '--from-json') o.fromJson = value();
+    else if (a === '--trail') o.trail = true;
+    else if (a === '--verify') o.verify = true;
+    else throw new Error(`unknown argument ${a}`);
+  }
+  return o;
+}
+
+/**
+ * What one reader's session came to.
+ * @param {ReturnType<typeof simulateSession>} s @param {Set<number>} oversize @param {number} needed lines a reader needs
+ */
+function tally(s, oversize, needed) {
+  const seen = new Set(s.cursor.received.map(([n]) => n));
+  let neverSeen = 0;
+  let neverSeenFits = 0; // of them, lines some window holds
+  for (let n = 1; n <= needed; n++) if (!seen.has(n)) { neverSeen++; if (!oversize.has(n)) neverSeenFits++; }
+  const refusals = s.steps.filter((st) => st.isError);
+  const startOf = (/** @type {any} */ st) => Math.max(1, Number(st.ran.offset ?? 1));
+  return {
+    calls: s.steps.length,
+    refusals: refusals.length,
+    // A refused window that starts on a line no window holds could not have been helped by a better limit.
+    avoidableRefusals: refusals.filter((st) => !oversize.has(startOf(st))).length,
+    firstRefused: s.steps[0]?.isError === true,
+    neverSeen,
+    neverSeenFits,
+    gaveUp: s.cursor.gaveUp || s.hitMaxCalls,
+    // Compact: the text that came back is the file's own.
+    steps: s.steps.map(({ response: _r, error: _e, content, ...st }) => ({ ...st, content: content.slice(0, 160) })),
+  };
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  if (o.fromJson) {
+    const saved = JSON.parse(readFileSync(o.fromJson, 'utf8'));
+    const results = saved.results.filter((/** @type {any} */ r) => (!o.file || o.file.test(r.file)) && o.tokenizers.includes(r.tokenizer) && o.modes.includes(r.mode));
+    printTable(results, { ...o, cap: saved.cap }, new Set(results.map((/** @type {any} */ r) => r.file)).size, saved.skipped, saved.ms ?? 0);
+    return;
+  }
+  const started = Date.now();
+  const { files: all, skipped } = corpusFiles();
+  const files = all.filter((f) => !o.file || o.file.test(f.id));
+  if (files.length === 0) {
+    console.log(skipped.length ? 'rounds: no corpus file available (offline and not cached); nothing measured.' : 'rounds: no file matches.');
+    return;
+  }
+  const hooks = await loadHooks();
+  const stateDir = mkdtempSync(join(tmpdir(), 'rcp-rounds-'));
+  const clock = new SimClock();
+  /** @type {any[]} */
+  const results = [];
+  let verified = 0;
+  /** @type {any[]} */
+  const mismatches = [];
+  try {
+    for (const f of files) {
+      const file = simFile(f.path);
+      const needed = file.lines.length > 1 && file.lines[file.lines.length - 1] === '' ? file.lines.length - 1 : file.lines.length;
+      for (const t of o.tokenizers) {
+        const tok = tokenizerNamed(t);
+        if (o.verify) {
+          const bad = verifyAdditivity(file, tok, 6, rng(verified + 1));
+          verified += 7;
+          mismatches.push(...bad.map((b) => ({ file: f.id, tokenizer: t, ...b })));
+        }
+        const counter = windowCounter(file, tok);
+        const best = oracle(file, counter, o.cap);
+        const oversize = new Set(best.oversize);
+        for (const mode of o.modes) {
+          const bare = tally(simulateSession({ file, count: counter.count, mode, hooks: undefined, stateDir, cap: o.cap, clock }), oversize, needed);
+          const pager = tally(simulateSession({ file, count: counter.count, mode, hooks, stateDir, cap: o.cap, clock }), oversize, needed);
+          const r = {
+            file: f.id, cls: f.cls, pkg: f.pkg, bytes: file.size, lines: needed, tokenizer: t, mode,
+            oracle: { calls: best.calls, oversize: best.oversize.length, windows: best.windows },
+            bare, pager,
+          };
+          results.push(r);
+          if (o.trail) printTrail(r);
+        }
+      }
+      process.stderr.write('.');
+    }
+  } finally {
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+  process.stderr.write('\n');
+  if (o.verify) console.log(`verify: ${verified} windows counted both ways, ${mismatches.length} mismatches${mismatches.length ? `: ${JSON.stringify(mismatches.slice(0, 5))}` : ''}`);
+  printTable(results, o, files.length, skipped, Date.now() - started);
+  if (o.json) {
+    writeFileSync(o.json, `${JSON.stringify({ cap: o.cap, files: files.length, skipped, ms: Date.now() - started, results }, null, 1)}\n`);
+    console.log(`per-file results: ${o.json}`);
+  }
+}
+
+function printTrail(/** @type {any} */ r) {
+  console.log(`\n${r.file} [${r.tokenizer}, ${r.mode}] oracle ${r.oracle.calls} calls (oversize lines ${r.oracle.oversize})`);
+  for (const who of ['bare', 'pager']) {
+    console.log(`  ${who}: ${r[who].calls} calls, ${r[who].refusals} refused`);
+    for (const st of r[who].steps) {
+      const win = (/** @type {any} */ i) => `offset=${i.offset ?? '-'} limit=${i.limit ?? '-'}`;
+      const ran = JSON.stringify(st.ran) === JSON.stringify(st.asked) ? '' : ` ran ${win(st.ran)}`;
+      const got = st.isError ? `REFUSED ${st.content.slice(0, 70)}` : `${st.kind} ${st.lines ?? 0} lines from ${st.first ?? '-'}`;
+      console.log(`    asked ${win(st.asked)}${ran} → ${got}`);
+      for (const line of st.context.split('\n').filter(Boolean)) console.log(`      | ${line.slice(0, 300)}`);
+    }
+  }
+}
+
+/** @param {any[]} results @param {ReturnType<typeof parseArgs>} o @param {number} nFiles @param {string[]} skipped @param {number} ms */
+function printTable(results, o, nFiles, skipped, ms) {
+  const sum = (/** @type {any[]} */ rs, /** @type {(r: any) => number} */ f) => rs.reduce((a, r) => a + f(r), 0);
+  console.log(`\nROUNDS at cap ${o.cap}: Read calls to see every line, ${nFiles} real files${skipped.length ? ` (${skipped.length} package(s) skipped: offline)` : ''}${ms ? `, ${(ms / 1000).toFixed(0)} s` : ''}`);
+  console.log('calls: total over the files; ratio to the oracle (the least possible). refusals: windows the engine refused (first: the');
+  console.log('first window of a file). pager>bare: files where the pager took more calls. >1 refusal: files with more than one');
+  console.log('refusal of a window starting on a line some window holds. unseen: lines never returned (oversize: lines no window holds).');
+  const head = ['tokenizer', 'mode', 'oracle', 'pager (ratio)', 'bare (ratio)', 'refusals p/b', 'first p/b', 'pager>bare', '>1 refusal p/b', 'unseen p/b', 'oversize'];
+  const widths = [13, 8, 7, 15, 15, 13, 10, 11, 15, 14, 9];
+  const row = (/** @type {string[]} */ cells) => cells.map((c, i) => (i < 2 ? c.padEnd(/** @type {number} */ (widths[i])) : c.padStart(/** @type {number} */ (widths[i])))).join(' ');
+  console.log(row(head));
+  const groups = [];
+  for (const t of o.tokenizers) for (const m of o.modes) groups.push([t, m, results.filter((r) => r.tokenizer === t && r.mode === m)]);
+  for (const [t, m, rs] of /** @type {Array<[string, string, any[]]>} */ (groups)) {
+    if (rs.length === 0) continue;
+    const oc = sum(rs, (r) => r.oracle.calls);
+    const pc = sum(rs, (r) => r.pager.calls);
+    const bc = sum(rs, (r) => r.bare.calls);
+    console.log(row([t, m, String(oc), `${pc} (${(pc / oc).toFixed(2)})`, `${bc} (${(bc / oc).toFixed(2)})`,
+      `${sum(rs, (r) => r.pager.refusals)}/${sum(rs, (r) => r.bare.refusals)}`,
+      `${sum(rs, (r) => +r.pager.firstRefused)}/${sum(rs, (r) => +r.bare.firstRefused)}`,
+      String(rs.filter((r) => r.pager.calls > r.bare.calls).length),
+      `${rs.filter((r) => r.pager.avoidableRefusals > 1).length}/${rs.filter((r) => r.bare.avoidableRefusals > 1).length}`,
+      `${sum(rs, (r) => r.pager.neverSeen)}/${sum(rs, (r) => r.bare.neverSeen)}`,
+      String(sum(rs, (r) => r.oracle.oversize))]));
+  }
+  const ratio = (/** @type {any} */ r) => r.pager.calls / r.oracle.calls;
+  /** @type {Map<string, any>} the worst case of each file some window of which fits */
+  const byFile = new Map();
+  for (const r of results) { const w = byFile.get(r.file); if (r.oracle.calls > 0 && (!w || ratio(r) > ratio(w))) byFile.set(r.file, r); }
+  const unreadable = [...new Set(results.filter((r) => r.oracle.calls === 0).map((r) => r.file))];
+  if (unreadable.length) {
+    console.log(`\nfiles no Read window holds any line of (the oracle makes no call; the reader halves down to one line): ${unreadable.join(', ')}`);
+  }
+  const worst = [...byFile.values()].sort((a, b) => ratio(b) - ratio(a) || b.pager.calls - a.pager.calls).slice(0, 5);
+  console.log('\nthe 5 files with the worst pager/oracle ratio, each at its worst (pager calls / oracle calls, refusals, bare calls):');
+  for (const r of worst) {
+    console.log(`  ${r.file} [${r.tokenizer}, ${r.mode}] ${r.pager.calls}/${r.oracle.calls} = ${ratio(r).toFixed(2)}, `
+      + `refusals ${r.pager.refusals}, bare ${r.bare.calls}; ${r.bytes} B, ${r.lines} lines, oversize ${r.oracle.oversize}`);
+  }
+  const cases = (/** @type {any[]} */ rs, /** @type {(r: any) => string} */ what) => {
+    /** @type {Map<string, string[]>} */
+    const m = new Map();
+    for (const r of rs) m.set(r.file, [...(m.get(r.file) ?? []), `${r.tokenizer} ${r.mode}${what(r)}`]);
+    return [...m].map(([f, list]) => `  ${f}: ${list.join(', ')}`);
+  };
+  const pagerWorse = results.filter((r) => r.pager.calls > r.bare.calls);
+  if (pagerWorse.length) {
+    console.log('\npager took more calls than the bare engine (pager/bare/oracle):');
+    for (const l of cases(pagerWorse, (r) => ` ${r.pager.calls}/${r.bare.calls}/${r.oracle.calls}`)) console.log(l);
+  }
+  const manyRefused = results.filter((r) => r.pager.avoidableRefusals > 1);
+  if (manyRefused.length) {
+    console.log('\npager with more than one refusal beyond oversize lines:');
+    for (const l of cases(manyRefused, (r) => ` ${r.pager.avoidableRefusals}`)) console.log(l);
+  }
+  const gaveUp = results.filter((r) => r.pager.gaveUp || r.bare.gaveUp);
+  if (gaveUp.length) {
+    console.log('\nreaders that gave up (a refused one-line window: nothing smaller to try) or hit the call limit:');
+    for (const l of cases(gaveUp, (r) => `: ${[r.pager.gaveUp ? 'pager' : '', r.bare.gaveUp ? 'bare' : ''].filter(Boolean).join('+')}`)) console.log(l);
+  }
+}
+
+await main();
