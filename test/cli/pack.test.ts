@@ -34,10 +34,11 @@ function npx(...args: string[]) {
 }
 
 describe('npm pack', () => {
-  it('holds the bin, the bundle, README, LICENSE, the example settings and the plugin files, nothing else', () => {
+  it('holds the bin, the bundle, README, CHANGELOG, LICENSE, the example settings and the plugin files, nothing else', () => {
     expect(files).toEqual([
       '.claude-plugin/marketplace.json',
       '.claude-plugin/plugin.json',
+      'CHANGELOG.md',
       'LICENSE',
       'README.md',
       'bin/read-ceiling-pager.js',
