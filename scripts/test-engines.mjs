@@ -1,6 +1,6 @@
 // Runs the end-to-end smoke tests against each Claude Code version in scripts/engines.json, oldest supported to
 // the pinned one. Each engine is fetched once with `npm pack` (the main package, plus this platform's binary
-// package for native builds) into node_modules/.cache, and reused after. The pinned version runs from
+// package for native builds) into node_modules/.cache (or TEST_ENGINES_CACHE), and reused after. The pinned version runs from
 // node_modules as installed. The harness runs it through E2E_CLAUDE (test/e2e/harness/engine.mjs).
 //
 //   npm run test:engines                 every listed version
@@ -15,7 +15,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ENGINE_PKG = '@anthropic-ai/claude-code';
 const list = JSON.parse(readFileSync(join(root, 'scripts', 'engines.json'), 'utf8'));
 const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies[ENGINE_PKG];
-const cache = join(root, 'node_modules', '.cache', 'read-ceiling-pager', 'engines');
+// TEST_ENGINES_CACHE moves it (CI keeps it where `npm ci` does not empty it).
+const cache = process.env.TEST_ENGINES_CACHE || join(root, 'node_modules', '.cache', 'read-ceiling-pager', 'engines');
 const win = process.platform === 'win32';
 const npm = win ? 'npm.cmd' : 'npm';
 
