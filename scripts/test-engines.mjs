@@ -81,7 +81,9 @@ for (const version of versions) {
     results.push({ version, ok: false, why: `could not fetch: ${err.message}` });
     continue;
   }
-  const reported = spawnSync(/\.[cm]?js$/.test(command) ? process.execPath : command, [...(/\.[cm]?js$/.test(command) ? [command] : []), '--version'], { encoding: 'utf8', timeout: 60_000 });
+  // As the harness starts it: a .js engine under this Node.
+  const [exe, ...lead] = /\.[cm]?js$/.test(command) ? [process.execPath, command] : [command];
+  const reported = spawnSync(exe, [...lead, '--version'], { encoding: 'utf8', timeout: 60_000 });
   const seen = /\d+\.\d+\.\d+/.exec(reported.stdout ?? '')?.[0];
   if (seen !== version) {
     results.push({ version, ok: false, why: `${command} --version says ${JSON.stringify((reported.stdout || reported.stderr || String(reported.error)).trim())}` });
