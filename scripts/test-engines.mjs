@@ -1,7 +1,8 @@
 // Runs the end-to-end smoke tests against each Claude Code version in scripts/engines.json, oldest supported to
 // the pinned one. Each engine is fetched once with `npm pack` (the main package, plus this platform's binary
-// package for native builds) into node_modules/.cache (or TEST_ENGINES_CACHE), and reused after. The pinned version runs from
-// node_modules as installed. The harness runs it through E2E_CLAUDE (test/e2e/harness/engine.mjs).
+// package for native builds; glibc Linux, macOS, Windows) into node_modules/.cache (or TEST_ENGINES_CACHE), and
+// reused after. The pinned version runs from node_modules as installed. The harness runs each through E2E_CLAUDE
+// (test/e2e/harness/engine.mjs).
 //
 //   npm run test:engines                 every listed version
 //   npm run test:engines -- --ci         the oldest and the pinned one (what .ci/run runs)
@@ -37,8 +38,8 @@ function engine(version) {
   if (existsSync(record)) return join(dir, JSON.parse(readFileSync(record, 'utf8')).path);
 
   // Fetched into a scratch directory and renamed into place, so an interrupted fetch is never taken for a cached one.
-  rmSync(`${dir}.part`, { recursive: true, force: true });
   const part = `${dir}.part`;
+  rmSync(part, { recursive: true, force: true });
   const main = unpack(`${ENGINE_PKG}@${version}`, join(part, 'main'));
   const manifest = JSON.parse(readFileSync(join(main, 'package.json'), 'utf8'));
   const binPath = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.claude;
