@@ -20,7 +20,7 @@ import { rng } from './lib/corpus.mjs';
 import { simFile } from './lib/engine-sim.mjs';
 import { oracle } from './lib/oracle.mjs';
 import { corpusFiles } from './lib/rounds-corpus.mjs';
-import { loadHooks, SimClock, simulateSession } from './lib/sim-session.mjs';
+import { loadHooks, SimClock, simulateSession, WINDOW_LINES } from './lib/sim-session.mjs';
 import { TOKENIZER_NAMES, tokenizerNamed, verifyAdditivity, windowCounter } from './lib/token-count.mjs';
 
 const MODES = /** @type {const} */ (['windows', 'whole']);
@@ -104,9 +104,11 @@ async function main() {
           mismatches.push(...bad.map((b) => ({ file: f.id, tokenizer: t, ...b })));
         }
         const counter = windowCounter(file, tok);
-        const best = oracle(file, counter, o.cap);
-        const oversize = new Set(best.oversize);
+        const unbounded = oracle(file, counter, o.cap);
+        const oversize = new Set(unbounded.oversize);
         for (const mode of o.modes) {
+          // In windows mode the oracle asks, like the reader, for at most its window of lines at once.
+          const best = mode === 'windows' ? oracle(file, counter, o.cap, WINDOW_LINES) : unbounded;
           const bare = tally(simulateSession({ file, count: counter.count, mode, hooks: undefined, stateDir, cap: o.cap, clock }), oversize, needed);
           const pager = tally(simulateSession({ file, count: counter.count, mode, hooks, stateDir, cap: o.cap, clock }), oversize, needed);
           const r = {

@@ -9,6 +9,9 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { Cursor } from '../../test/e2e/harness/reader.mjs';
 import { coerceInput, hookContext, simulateRead, validateUpdatedInput } from './engine-sim.mjs';
+
+/** The reader's window in windows mode: the 2000 lines the Read tool's description suggests. */
+export const WINDOW_LINES = 2000;
 import { root } from './load-src.mjs';
 
 /**
@@ -75,7 +78,7 @@ export function simulateSession(o) {
   const env = { READ_CEILING_PAGER_STATE_DIR: join(o.stateDir, 'state'), HOME: work };
   if (cap !== 25_000) env.CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS = String(cap);
   const cwd = dirname(o.file.path);
-  const target = o.mode === 'windows' ? { path: o.file.path, offset: 1, limit: 2000 } : { path: o.file.path };
+  const target = o.mode === 'windows' ? { path: o.file.path, offset: 1, limit: WINDOW_LINES } : { path: o.file.path };
   const cursor = new Cursor(target);
   const maxCalls = o.maxCalls ?? 500;
   /** @type {SimStep[]} */
