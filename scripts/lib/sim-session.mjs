@@ -61,7 +61,8 @@ let sessions = 0;
  * @param {(i0: number, i1: number) => number} o.count
  * @param {'windows' | 'whole'} o.mode
  * @param {Awaited<ReturnType<typeof loadHooks>> | undefined} o.hooks Undefined: the bare engine.
- * @param {string} o.stateDir
+ * @param {string} o.stateDir The machine's: its pager state (and memory across sessions) lives under it.
+ * @param {string} [o.model] The model the transcript names (the pager keeps what it learns per model).
  * @param {number} [o.cap]
  * @param {number} [o.maxCalls]
  * @param {SimClock} [o.clock]
@@ -93,7 +94,7 @@ export function simulateSession(o) {
     // The engine writes the assistant's tool_use before any hook runs (the post hook reads it back).
     appendFileSync(transcript, `${JSON.stringify({
       parentUuid: parent, isSidechain: false, type: 'assistant', uuid, sessionId, cwd, timestamp: new Date(now).toISOString(),
-      message: { id: `msg_${uuid}`, type: 'message', role: 'assistant', model: 'claude-opus-5-5', content: [{ type: 'tool_use', id, name: 'Read', input: modelInput }], stop_reason: 'tool_use' },
+      message: { id: `msg_${uuid}`, type: 'message', role: 'assistant', model: o.model ?? 'claude-opus-5-5', content: [{ type: 'tool_use', id, name: 'Read', input: modelInput }], stop_reason: 'tool_use' },
     })}\n`);
     parent = uuid;
     const input = coerceInput(modelInput);
