@@ -20,13 +20,13 @@ import { rng } from './lib/corpus.mjs';
 import { simFile } from './lib/engine-sim.mjs';
 import { oracle } from './lib/oracle.mjs';
 import { corpusFiles } from './lib/rounds-corpus.mjs';
-import { loadHooks, SimClock, simulateSession } from './lib/sim-session.mjs';
+import { loadHooks, SimClock, simulateSession, WINDOW_LINES } from './lib/sim-session.mjs';
 import { TOKENIZER_NAMES, tokenizerNamed, verifyAdditivity, windowCounter } from './lib/token-count.mjs';
 
 const MODES = /** @type {const} */ (['windows', 'whole']);
 
 function parseArgs(/** @type {string[]} */ argv) {
-  /** @type {{ file?: RegExp, tokenizers: string[], modes: Array<'windows' | 'whole'>, cap: number, json?: string, fromJson?: string, trail: boolean, verify: boolean }} */
+  /** @type {{ file?: RegExp, tokenizers: string[], modes: Array<'windows' | 'whole'>, cap: number, json?: string, fromJson?: string, trail: boolean, verify: boolean, cold?: boolean }} */
   const o = { tokenizers: TOKENIZER_NAMES, modes: [...MODES], cap: 25_000, trail: false, verify: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -38,6 +38,7 @@ function parseArgs(/** @type {string[]} */ argv) {
     else if (a === '--json') o.json = value();
     else if (a === '--from-json') o.fromJson = value();
     else if (a === '--trail') o.trail = true;
+    else if (a === '--cold') o.cold = true;
     else if (a === '--verify') o.verify = true;
     else throw new Error(`unknown argument ${a}`);
   }
@@ -104,11 +105,18 @@ async function main() {
           mismatches.push(...bad.map((b) => ({ file: f.id, tokenizer: t, ...b })));
         }
         const counter = windowCounter(file, tok);
-        const best = oracle(file, counter, o.cap);
-        const oversize = new Set(best.oversize);
+        const unbounded = oracle(file, counter, o.cap);
+        const oversize = new Set(unbounded.oversize);
         for (const mode of o.modes) {
-          const bare = tally(simulateSession({ file, count: counter.count, mode, hooks: undefined, stateDir, cap: o.cap, clock }), oversize, needed);
-          const pager = tally(simulateSession({ file, count: counter.count, mode, hooks, stateDir, cap: o.cap, clock }), oversize, needed);
+          // In windows mode the oracle asks, like the reader, for at most its window of lines at once.
+          const best = mode === 'windows' ? oracle(file, counter, o.cap, WINDOW_LINES) : unbounded;
+          // One machine per tokenizer (a model) and mode, reading the files in order, each in a new session: what the
+          // pager remembers carries from file to file as on a user's machine, never from one mode's read of a file to
+          // the other's. --cold: a fresh machine for every file.
+          const machine = join(stateDir, o.cold ? `${f.id.replace(/\W/g, '_')}-${t}-${mode}` : `${t}-${mode}`);
+          const model = `sim-${t}`;
+          const bare = tally(simulateSession({ file, count: counter.count, mode, hooks: undefined, stateDir: machine, model, cap: o.cap, clock }), oversize, needed);
+          const pager = tally(simulateSession({ file, count: counter.count, mode, hooks, stateDir: machine, model, cap: o.cap, clock }), oversize, needed);
           const r = {
             file: f.id, cls: f.cls, pkg: f.pkg, bytes: file.size, lines: needed, tokenizer: t, mode,
             oracle: { calls: best.calls, oversize: best.oversize.length, windows: best.windows },

@@ -8,9 +8,11 @@ import { judgeWindow } from './engine-sim.mjs';
  * @param {import('./engine-sim.mjs').SimFile} file
  * @param {{ count: (i0: number, i1: number) => number, cheapEnds: number[] }} counter windowCounter's
  * @param {number} cap
+ * @param {number} [maxLines] The most lines it asks for at once: the reader's own window in windows mode (it reads
+ *   with the same intent, only knowing the tokenizer), unbounded with no limit.
  * @returns {{ calls: number, windows: Array<[number, number]>, oversize: number[] }} windows as [first line, lines]
  */
-export function oracle(file, counter, cap) {
+export function oracle(file, counter, cap, maxLines = Infinity) {
   const L = file.lines.length;
   // The empty line after a final newline is nothing anyone needs to read.
   const end = L > 1 && file.lines[L - 1] === '' ? L - 1 : L;
@@ -24,12 +26,13 @@ export function oracle(file, counter, cap) {
   let s = 0;
   while (s < end) {
     if (refused(s, s + 1)) { oversize.push(s + 1); s++; continue; }
-    // ok: largest known-good end; bad: smallest known-refused end (end + 1 when none is).
+    const stop = Math.min(end, s + maxLines);
+    // ok: largest known-good end; bad: smallest known-refused end (stop + 1 when none is).
     let ok = s + 1;
-    while (ok < end && file.starts[ok + 1] - 1 - file.starts[s] <= floor) ok++;
-    let bad = end + 1;
-    if (ok < end && !refused(s, end)) ok = end;
-    else if (ok < end) bad = end;
+    while (ok < stop && file.starts[ok + 1] - 1 - file.starts[s] <= floor) ok++;
+    let bad = stop + 1;
+    if (ok < stop && !refused(s, stop)) ok = stop;
+    else if (ok < stop) bad = stop;
     // First over the cheap ends (the window's new text is one line past whole blocks), then line by line.
     const cheap = counter.cheapEnds.filter((e) => e > ok && e < bad);
     let lo = 0; let hi = cheap.length - 1;

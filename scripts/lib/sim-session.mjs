@@ -9,6 +9,9 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { Cursor } from '../../test/e2e/harness/reader.mjs';
 import { coerceInput, hookContext, simulateRead, validateUpdatedInput } from './engine-sim.mjs';
+
+/** The reader's window in windows mode: the 2000 lines the Read tool's description suggests. */
+export const WINDOW_LINES = 2000;
 import { root } from './load-src.mjs';
 
 /**
@@ -58,7 +61,8 @@ let sessions = 0;
  * @param {(i0: number, i1: number) => number} o.count
  * @param {'windows' | 'whole'} o.mode
  * @param {Awaited<ReturnType<typeof loadHooks>> | undefined} o.hooks Undefined: the bare engine.
- * @param {string} o.stateDir
+ * @param {string} o.stateDir The machine's: its pager state (and memory across sessions) lives under it.
+ * @param {string} [o.model] The model the transcript names (the pager keeps what it learns per model).
  * @param {number} [o.cap]
  * @param {number} [o.maxCalls]
  * @param {SimClock} [o.clock]
@@ -75,7 +79,7 @@ export function simulateSession(o) {
   const env = { READ_CEILING_PAGER_STATE_DIR: join(o.stateDir, 'state'), HOME: work };
   if (cap !== 25_000) env.CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS = String(cap);
   const cwd = dirname(o.file.path);
-  const target = o.mode === 'windows' ? { path: o.file.path, offset: 1, limit: 2000 } : { path: o.file.path };
+  const target = o.mode === 'windows' ? { path: o.file.path, offset: 1, limit: WINDOW_LINES } : { path: o.file.path };
   const cursor = new Cursor(target);
   const maxCalls = o.maxCalls ?? 500;
   /** @type {SimStep[]} */
@@ -90,7 +94,7 @@ export function simulateSession(o) {
     // The engine writes the assistant's tool_use before any hook runs (the post hook reads it back).
     appendFileSync(transcript, `${JSON.stringify({
       parentUuid: parent, isSidechain: false, type: 'assistant', uuid, sessionId, cwd, timestamp: new Date(now).toISOString(),
-      message: { id: `msg_${uuid}`, type: 'message', role: 'assistant', model: 'claude-opus-5-5', content: [{ type: 'tool_use', id, name: 'Read', input: modelInput }], stop_reason: 'tool_use' },
+      message: { id: `msg_${uuid}`, type: 'message', role: 'assistant', model: o.model ?? 'claude-opus-5-5', content: [{ type: 'tool_use', id, name: 'Read', input: modelInput }], stop_reason: 'tool_use' },
     })}\n`);
     parent = uuid;
     const input = coerceInput(modelInput);

@@ -40,9 +40,18 @@ export interface Tally {
   partialNotPagedOn: number;
   /** The next Read of the file started where the banner said. */
   partialBannerFollowed: number;
+  /** PARTIAL pages in transcripts where the pager was at work, and in the others: how many were followed by a Read
+   * of the rest (a later Read of the file past line 1), and how many of those reached the file's last line. */
+  partialFollowUp: { withPager: PartialFollowUp; without: PartialFollowUp };
   pager: PagerTally;
   /** Windows rewritten by a PreToolUse hook that is not the pager. */
   otherHookRewrites: number;
+}
+
+export interface PartialFollowUp {
+  pages: number;
+  pagedOn: number;
+  readToEnd: number;
 }
 
 export interface PagerTally {
@@ -382,6 +391,8 @@ interface CallFacts {
   retried: boolean;
   partial: 'attachment' | 'inline' | 'flagOnly' | undefined;
   pagedOn: boolean;
+  /** Later Reads of the file reached its last line. */
+  readToEnd: boolean;
   bannerFollowed: boolean;
   clamp: 'pager' | 'other' | undefined;
   advice: 'followed' | 'other' | 'none' | undefined;
@@ -400,12 +411,20 @@ function callFacts(call: Call, later: Call[], pagerInTranscript: boolean): CallF
     retried: refused && next !== undefined,
     partial,
     pagedOn: partial !== undefined && later.some((c) => c.window.first > 1),
+    readToEnd: partial !== undefined && call.file !== undefined && reachesEnd(later, call.file.totalLines),
     bannerFollowed: partial !== undefined && bannerAdvice !== undefined && next !== undefined
       && follows(next.window, bannerAdvice),
     clamp: call.clamp ? (call.clamp.pager ? 'pager' : 'other') : undefined,
     advice: advice === undefined ? undefined : next === undefined ? 'none' : follows(next.window, advice) ? 'followed' : 'other',
     pagerAtWork: pagerInTranscript,
   };
+}
+
+/** Whether some later Read returned the file's last line (the engine's count less the empty line after a final
+ * newline, which nobody reads). */
+function reachesEnd(later: Call[], totalLines: number): boolean {
+  return later.some((c) => c.file !== undefined && c.file.numLines > 0
+    && Math.max(1, c.file.startLine) + c.file.numLines - 1 >= Math.max(1, totalLines - 1));
 }
 
 function follows(w: ReadWindow, advice: Advice): boolean {
@@ -436,6 +455,10 @@ function addFacts(t: Tally, f: CallFacts): void {
     if (call.banner?.by === 'chars') t.singleLineExcerpts++;
     if (f.pagedOn) t.partialPagedOn++; else t.partialNotPagedOn++;
     if (f.bannerFollowed) t.partialBannerFollowed++;
+    const side = f.pagerAtWork ? t.partialFollowUp.withPager : t.partialFollowUp.without;
+    side.pages++;
+    if (f.pagedOn) side.pagedOn++;
+    if (f.readToEnd) side.readToEnd++;
   }
   if (f.clamp === 'other') t.otherHookRewrites++;
   if (f.clamp === 'pager') {
@@ -463,6 +486,9 @@ export function emptyTally(): Tally {
     refusalsRetried: 0, refusalsAbandoned: 0, roundsLost: 0,
     partialPages: 0, partialSources: { attachment: 0, inline: 0, flagOnly: 0 }, singleLineExcerpts: 0,
     partialPagedOn: 0, partialNotPagedOn: 0, partialBannerFollowed: 0,
+    partialFollowUp: {
+      withPager: { pages: 0, pagedOn: 0, readToEnd: 0 }, without: { pages: 0, pagedOn: 0, readToEnd: 0 },
+    },
     pager: {
       sessions: 0, clamps: 0, clampsRan: 0, clampsRefused: 0, notes: 0,
       notesByKind: { 'short-window': 0, refusal: 0, clamped: 0 },

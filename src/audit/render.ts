@@ -40,6 +40,8 @@ export function renderReport(r: CensusReport): string {
   if (t.partialPages) {
     out.push(row('    paged on past the first page', t.partialPagedOn, `at the banner's offset: ${n(t.partialBannerFollowed)}`));
     out.push(row('    never paged on (silent partials)', t.partialNotPagedOn));
+    const side = (f: { pages: number; pagedOn: number; readToEnd: number }): string => `${n(f.pagedOn)} of ${n(f.pages)} (to the end ${n(f.readToEnd)})`;
+    out.push(`    followed by a Read of the rest: with the pager ${side(t.partialFollowUp.withPager)}, without ${side(t.partialFollowUp.without)}`);
   }
   out.push(row('  single-line excerpts', t.singleLineExcerpts));
   if (caps.length) out.push(`  caps named in refusals and banners: ${caps.join(', ')}`);

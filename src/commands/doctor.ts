@@ -7,8 +7,8 @@ import type { Command } from 'commander';
 import { CAP_ENV, resolveCap } from '../estimate/cap.js';
 import { GATES_ENV } from '../gates/names.js';
 import {
-  bundleOf, exitCode, gateFindings, nodeFinding, pagerInvocations, pagerWirings, render, rivalFindings, rivalPreHooks,
-  traceFinding, wiringFindings,
+  bundleOf, engineFinding, exitCode, gateFindings, nodeFinding, pagerInvocations, pagerWirings, render, rivalFindings,
+  rivalPreHooks, traceFinding, wiringFindings,
   type Finding, type Source,
 } from '../install/diagnosis.js';
 import { claudeConfigDir, installedPluginsFile, SCOPE_LABEL, SCOPES, settingsFile } from '../install/paths.js';
@@ -118,9 +118,7 @@ function diagnose(env: NodeJS.ProcessEnv, projectDir: string): Finding[] {
 
   const engine = spawnSync('claude', ['--version'], { encoding: 'utf8', timeout: 15_000, env });
   const version = engine.status === 0 ? /\d+\.\d+\.\d+\S*/.exec(engine.stdout)?.[0] : undefined;
-  findings.push(version
-    ? { level: 'ok', topic: 'engine', text: `Claude Code ${version} (claude on PATH); the pager's limits were measured on 2.1.332` }
-    : { level: 'warn', topic: 'engine', text: '`claude` is not on the PATH here, so its version is unknown' });
+  findings.push(engineFinding(version));
   return findings;
 }
 

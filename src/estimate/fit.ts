@@ -1,6 +1,8 @@
 // The largest prefix of a window that the engine will not refuse. Pure: lines arrive as text chunks from
 // whatever reads the file; the fit keeps counts only.
 import { TokenTally } from './density.js';
+import { pointByGroup } from './groups.js';
+import type { Weights } from './weights.js';
 
 export interface Budget {
   /** The engine's token cap. */
@@ -13,6 +15,8 @@ export interface Budget {
   safety: number;
   /** Lines the window asks for (Infinity for a read with no limit). */
   maxLines: number;
+  /** Weights in place of the calibrated ones: what a model's counts taught (state/model.ts). */
+  weights?: Weights;
 }
 
 export interface FitResult {
@@ -86,6 +90,11 @@ export class WindowFit {
     return { lines: this.fittedLines, whole: this.whole, pointTokens: this.fittedPoint, chars: this.fittedChars };
   }
 
+  /** The calibrated point estimate of everything tallied so far, by token group (estimate/groups.ts). */
+  groups(): number[] {
+    return pointByGroup(this.tally.f);
+  }
+
   /** Safe estimate of everything tallied so far, in the engine's tokens. */
   safeTokens(): number {
     return this.pointTokens() * this.budget.ratio * this.budget.safety;
@@ -93,7 +102,7 @@ export class WindowFit {
 
   private pointTokens(): number {
     if (this.pointAtChars !== this.tally.chars) {
-      this.point = this.tally.tokens();
+      this.point = this.tally.tokens(this.budget.weights);
       this.pointAtChars = this.tally.chars;
     }
     return this.point;

@@ -2,7 +2,11 @@
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { neverCountedChars } from '../estimate/cap.js';
 import { WindowFit, type Budget, type FitResult } from '../estimate/fit.js';
-import { FOLLOW_SAFETY, LEARNED_SAFETY, PRIOR_SAFETY } from '../estimate/weights.js';
+import { FOLLOW_SAFETY, LEARNED_SAFETY, PRIOR_SAFETY, type Weights } from '../estimate/weights.js';
+import { observationsOf, rememberedFile, withFile, withObservation, type Memory, type Observation } from '../state/memory.js';
+import type { HookContext } from './context.js';
+import { modelPrior, type ModelPrior } from '../state/model.js';
+import { learnedFor, type SessionState } from '../state/session.js';
 import { scanWindow, type ScanResult } from '../estimate/window.js';
 import type { Learned } from '../state/session.js';
 import type { NextWindow, OversizeLines } from './note.js';
@@ -11,30 +15,37 @@ export interface Measured extends FitResult {
   scan: ScanResult;
   /** Safe estimate of the fitted prefix, in engine tokens. */
   safeTokens: number;
+  /** The calibrated point estimate of all text read, by token group. */
+  groups: number[];
 }
 
-/** How a file's windows are sized: engine tokens per estimated token, the margin kept on top, and whether the
- * engine's skip rule (short windows are never counted) can be trusted for it. */
+/** How a file's windows are sized: engine tokens per estimated token, the margin kept on top, whether the
+ * engine's skip rule (short windows are never counted) can be trusted for it, the weights when a model's counts
+ * corrected them, and whether a window whose point estimate fits may run as asked. */
 export interface Sizing {
   ratio: number;
   safety: number;
   noFloor: boolean;
+  weights?: Weights;
+  gamble: boolean;
 }
 
-export const PRIOR_SIZING: Sizing = { ratio: 1, safety: PRIOR_SAFETY, noFloor: false };
+export const PRIOR_SIZING: Sizing = { ratio: 1, safety: PRIOR_SAFETY, noFloor: false, gamble: false };
 
-/** The file's learned density when the engine taught one (this session or an earlier one), else the prior: with
- * its full margin for the first window of the file, a narrower one for the windows after it. */
-export function sizingFor(learned: Pick<Learned, 'ratio' | 'noFloor'> | undefined, followOn = false): Sizing {
-  if (learned) return { ratio: learned.ratio, safety: LEARNED_SAFETY, noFloor: learned.noFloor === true };
-  return followOn ? { ...PRIOR_SIZING, safety: FOLLOW_SAFETY } : PRIOR_SIZING;
+/** The file's learned density when the engine taught one (this session or an earlier one); else the model's prior
+ * (what its counts taught about the estimate) or the calibration: with its full margin for the first window of the
+ * file, a narrower one, and leave to gamble, for the windows after it. After a refusal nothing gambles, so a file
+ * is refused at most once. */
+export function sizingFor(learned: Pick<Learned, 'ratio' | 'noFloor'> | undefined, followOn = false, prior?: ModelPrior): Sizing {
+  if (learned) return { ratio: learned.ratio, safety: LEARNED_SAFETY, noFloor: learned.noFloor === true, gamble: false };
+  const base: Sizing = prior ? { ...PRIOR_SIZING, safety: prior.safety, weights: prior.weights } : PRIOR_SIZING;
+  return followOn ? { ...base, safety: Math.min(base.safety, FOLLOW_SAFETY), gamble: true } : base;
 }
 
-/** Whether a window sized with this margin may still be widened to one whose point estimate fits (a gamble that
- * saves a round when it runs and costs one when refused): never after a refusal taught the file's density, so a
- * file is refused at most once. */
+/** Whether a window sized this way may still be widened to one whose point estimate fits: a gamble that saves a
+ * round when it runs and costs one when refused. */
 export function mayGamble(sizing: Sizing): boolean {
-  return sizing.safety === FOLLOW_SAFETY;
+  return sizing.gamble;
 }
 
 /** Whether the whole window from `first` fits by its point estimate, without the margin. */
@@ -43,8 +54,28 @@ export function fitsAtPoint(path: string, first: number, lines: number, cap: num
   return !fit.scan.timedOut && fit.whole && fit.lines > 0;
 }
 
+/** How a file's windows are sized from what the session and earlier sessions know: the file's learned density,
+ * else the prior of the session's model (or of the last model seen, before the session names its own). */
+export function sizingFrom(
+  state: SessionState, memory: Memory, file: { path: string; size: number; mtimeMs: number }, followOn: boolean, now: number,
+): Sizing {
+  const learned = learnedFor(state, file.path, file.size, file.mtimeMs) ?? rememberedFile(memory, file.path, file.size, file.mtimeMs);
+  return sizingFor(learned, followOn, modelPrior(observationsOf(memory, state.model ?? memory.lastModel, now)));
+}
+
+/** What the engine counted, kept for later sessions: the file's density, and the count beside the estimate for the
+ * model's prior. */
+export function remember(ctx: HookContext, path: string, learned: Learned, model: string | undefined, obs: Observation): void {
+  ctx.store.updateMemory((m) => {
+    const withIt = withFile(m, path, learned);
+    return model === undefined ? withIt : withObservation(withIt, model, obs);
+  });
+}
+
 export function budgetFor(path: string, cap: number, sizing: Sizing, maxLines: number): Budget {
-  return { cap, charFloor: sizing.noFloor ? 0 : neverCountedChars(cap, path), ratio: sizing.ratio, safety: sizing.safety, maxLines };
+  const budget: Budget = { cap, charFloor: sizing.noFloor ? 0 : neverCountedChars(cap, path), ratio: sizing.ratio, safety: sizing.safety, maxLines };
+  if (sizing.weights) budget.weights = sizing.weights;
+  return budget;
 }
 
 /** The largest prefix of the window from `first` that fits the budget. */
@@ -52,7 +83,7 @@ export function fitWindow(path: string, first: number, budget: Budget, deadline:
   const fit = new WindowFit(budget);
   const scan = scanWindow(path, first, fit, deadline);
   const r = fit.result();
-  return { ...r, scan, safeTokens: r.pointTokens * budget.ratio * budget.safety };
+  return { ...r, scan, safeTokens: r.pointTokens * budget.ratio * budget.safety, groups: fit.groups() };
 }
 
 /** The point estimate and length of a whole window, whatever its size. */

@@ -2,20 +2,20 @@
 // continuation sized to fit; after a refusal, learn the file's density from the engine's own count and name a
 // window that fits. A reading the pager leads goes on across Reads: following a note gets the next note.
 import { ENGINE_PAGE_FILL, resolveCap, WHOLE_FILE_MAX_BYTES, neverCountedChars } from '../estimate/cap.js';
-import { rememberedFile, withFile } from '../state/memory.js';
 import { ownValue } from '../state/record.js';
 import {
-  learnedFor, readingContinued, withLearned, withoutPlan, withReading, type Plan, type Reading, type SessionState,
+  learnedFor, readingContinued, withLearned, withModel, withoutPlan, withReading, type Plan, type Reading, type SessionState,
 } from '../state/session.js';
 import { regularFile, resolvedPath, type HookContext } from './context.js';
 import { ReadInput, type PostEvent, type PostToolUse, type PostToolUseFailure } from './input.js';
 import {
-  budgetFor, continuation, endsWithNewline, fitWindow, measureWindow, namedWindow, sizingFor, skipOversize, type Measured, type Sizing,
+  budgetFor, continuation, endsWithNewline, fitWindow, measureWindow, namedWindow, remember, sizingFor, sizingFrom, skipOversize,
+  type Measured, type Sizing,
 } from './measure.js';
 import { refusalNote, shortWindowNote, type NextWindow, type RefusalAdvice, type ShortBecause } from './note.js';
 import { parseRefusal } from './refusal.js';
 import { classifyRead } from './request.js';
-import { modelInput } from './transcript.js';
+import { modelCall, modelInput } from './transcript.js';
 
 /** Why `post` says nothing, for the trace. */
 export type NoNoteReason =
@@ -175,12 +175,9 @@ function askedByModel(event: PostToolUse, returnedFirst: number): Asked {
   return ran;
 }
 
-/** How this file's windows are sized: what this session learned of it, else what an earlier session did, else
- * the prior (`followOn`: for a window after the first). */
+/** How this file's windows are sized (`followOn`: for a window after the first). */
 function sizingOf(state: SessionState, ctx: HookContext, file: FileAtHand, followOn: boolean): Sizing {
-  const { size, mtimeMs } = file.stat;
-  const learned = learnedFor(state, file.path, size, mtimeMs) ?? rememberedFile(ctx.store.readMemory(), file.path, size, mtimeMs);
-  return sizingFor(learned, followOn);
+  return sizingFrom(state, ctx.store.readMemory(), { path: file.path, size: file.stat.size, mtimeMs: file.stat.mtimeMs }, followOn, ctx.now);
 }
 
 function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookContext): string | Silent {
@@ -211,8 +208,9 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
     sizing = sizingFor(learned);
     charsPerToken = refused.chars / refusal.tokens;
     refusedLast = first + wantedLines(refused, endsNl) - 1;
-    ctx.store.update(event.session_id, (s) => withLearned(s, file.path, learned, refusal.cap));
-    ctx.store.updateMemory((m) => withFile(m, file.path, learned));
+    const model = modelCall(event.transcript_path, event.tool_use_id)?.model;
+    ctx.store.update(event.session_id, (s) => withModel(withLearned(s, file.path, learned, refusal.cap), model));
+    remember(ctx, file.path, learned, model, { point: refused.groups, tokens: refusal.tokens, at: ctx.now });
   } else {
     // A size or range refusal says nothing about where the window ends; it is named by its first line.
     cap = resolveCap(ctx.env, state.cap).cap;

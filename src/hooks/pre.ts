@@ -1,13 +1,12 @@
 // PreToolUse on Read: lower `limit` to the largest prefix of the window that the engine will not refuse.
 import type { Stats } from 'node:fs';
 import { neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES } from '../estimate/cap.js';
-import { rememberedFile, withFile } from '../state/memory.js';
 import {
-  learnedFor, readingContinued, readingOf, withLearned, withPlan, withReading, type Learned, type Plan, type Reading,
+  readingContinued, readingOf, withLearned, withModel, withPlan, withReading, type Learned, type Plan, type Reading,
 } from '../state/session.js';
 import { regularFile, type HookContext } from './context.js';
 import type { PreToolUse, ReadInput } from './input.js';
-import { budgetFor, fitsAtPoint, fitWindow, mayGamble, measureWindow, sizingFor, type Sizing } from './measure.js';
+import { budgetFor, fitsAtPoint, fitWindow, mayGamble, measureWindow, remember, sizingFor, sizingFrom, type Sizing } from './measure.js';
 import { clampedNote } from './note.js';
 import { classifyRead, clampedInput } from './request.js';
 import { bannerCount } from './transcript.js';
@@ -64,9 +63,9 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   const fromBanner = reading?.partialOf !== undefined ? learnFromBanner(event, file.path, reading, ctx) : undefined;
   // The window a note of ours named runs as named: it was sized to fit when the note was written.
   if (!fromBanner && request.kind === 'window' && readingContinued(state, file.path, size, mtimeMs, request.first, request.lines)) return { pass: 'named-continuation' };
-  const learned = fromBanner ?? learnedFor(state, file.path, size, mtimeMs) ?? rememberedFile(ctx.store.readMemory(), file.path, size, mtimeMs);
   const followOn = reading !== undefined;
-  const plan = planWindow(input, file, cap, sizingFor(learned, followOn), ctx.deadline, wholeReads(ctx.env));
+  const sizing = fromBanner ? sizingFor(fromBanner) : sizingFrom(state, ctx.store.readMemory(), { path: file.path, size, mtimeMs }, followOn, ctx.now);
+  const plan = planWindow(input, file, cap, sizing, ctx.deadline, wholeReads(ctx.env));
   if (plan.kind === 'pass') return { pass: plan.reason };
 
   const record: Plan = {
@@ -90,8 +89,8 @@ function learnFromBanner(event: PreToolUse, path: string, reading: Reading, ctx:
     return undefined;
   }
   const learned: Learned = { size: reading.size, mtimeMs: reading.mtimeMs, ratio: count.tokens / whole.pointTokens, at: ctx.now };
-  ctx.store.update(event.session_id, (s) => withReading(withLearned(s, path, learned, count.cap), path, rest));
-  ctx.store.updateMemory((m) => withFile(m, path, learned));
+  ctx.store.update(event.session_id, (s) => withReading(withModel(withLearned(s, path, learned, count.cap), count.model), path, rest));
+  remember(ctx, path, learned, count.model, { point: whole.groups, tokens: count.tokens, at: ctx.now });
   return learned;
 }
 

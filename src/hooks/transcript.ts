@@ -86,7 +86,7 @@ function toolUseIn(line: string, toolUseId: string): ModelCall | undefined {
 
 /** The engine's count of a whole file, from the banner of its partial page (a `read_truncation_notice`
  * attachment the engine writes after the post hooks of that Read ran). Pure. */
-export function findBannerCount(jsonl: string, toolUseId: string): { tokens: number; cap: number } | undefined {
+export function findBannerCount(jsonl: string, toolUseId: string): BannerCount | undefined {
   const needle = `"toolUseID":${JSON.stringify(toolUseId)}`;
   for (let at = jsonl.lastIndexOf(needle); at >= 0; at = at > 0 ? jsonl.lastIndexOf(needle, at - 1) : -1) {
     const start = jsonl.lastIndexOf('\n', at) + 1;
@@ -100,13 +100,20 @@ export function findBannerCount(jsonl: string, toolUseId: string): { tokens: num
     const a = (record as { attachment?: { type?: unknown; toolUseID?: unknown; banner?: unknown } } | null)?.attachment;
     if (a?.type !== 'read_truncation_notice' || a.toolUseID !== toolUseId || typeof a.banner !== 'string') continue;
     const m = /\((\d+) tokens, cap (\d+)\)/.exec(a.banner);
-    return m ? { tokens: Number(m[1]), cap: Number(m[2]) } : undefined;
+    return m ? { tokens: Number(m[1]), cap: Number(m[2]), model: findToolUse(jsonl, toolUseId)?.model } : undefined;
   }
   return undefined;
 }
 
+export interface BannerCount {
+  tokens: number;
+  cap: number;
+  /** The model whose Read it was. */
+  model: string | undefined;
+}
+
 /** The banner count of a partial page, read from the session transcript. */
-export function bannerCount(transcriptPath: unknown, toolUseId: string): { tokens: number; cap: number } | undefined {
+export function bannerCount(transcriptPath: unknown, toolUseId: string): BannerCount | undefined {
   if (typeof transcriptPath !== 'string') return undefined;
   const tail = readTailBytes(transcriptPath, TAIL_BYTES);
   return tail ? findBannerCount(tail.toString('utf8'), toolUseId) : undefined;

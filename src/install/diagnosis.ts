@@ -7,6 +7,11 @@ import { isPagerCommand, readHandlers, type HookEvent, type Json, PAGER_EVENTS }
 export const SUPPORTED_NODE = '>=20.0.0';
 export const MIN_NODE_MAJOR = 20;
 
+/** The Claude Code versions the pager was verified on, oldest to pinned (`npm run test:engines`, scripts/engines.json;
+ * a unit test keeps them equal). Before the oldest, the engine gives a whole-file read over the cap a page and no
+ * word that it is partial. */
+export const VERIFIED_ENGINES = { oldest: '2.1.205', newest: '2.1.332' } as const;
+
 export type Level = 'ok' | 'warn' | 'fail';
 export interface Finding { level: Level; topic: string; text: string }
 
@@ -68,6 +73,27 @@ export function nodeFinding(version: string): Finding {
   return major >= MIN_NODE_MAJOR
     ? { level: 'ok', topic: 'node', text: `${version} (supported: ${SUPPORTED_NODE})` }
     : { level: 'fail', topic: 'node', text: `${version} is older than the pager supports (${SUPPORTED_NODE}); the hooks would not run` };
+}
+
+/** `claude --version`'s version against the verified range; undefined when no `claude` answered. */
+export function engineFinding(version: string | undefined): Finding {
+  const range = `${VERIFIED_ENGINES.oldest} to ${VERIFIED_ENGINES.newest}`;
+  if (!version) return { level: 'warn', topic: 'engine', text: '`claude` is not on the PATH here, so its version is unknown' };
+  if (compareVersions(version, VERIFIED_ENGINES.oldest) < 0) {
+    return { level: 'warn', topic: 'engine', text: `Claude Code ${version} (claude on PATH) is older than the versions the pager was verified on (${range}): a whole-file read over the cap may come back cut short with no word of it; update Claude Code` };
+  }
+  if (compareVersions(version, VERIFIED_ENGINES.newest) > 0) {
+    return { level: 'warn', topic: 'engine', text: `Claude Code ${version} (claude on PATH) is newer than the versions the pager was verified on (${range}): it fails open, but the engine's limits may have moved` };
+  }
+  return { level: 'ok', topic: 'engine', text: `Claude Code ${version} (claude on PATH; the pager was verified on ${range})` };
+}
+
+/** Orders `major.minor.patch` versions numerically; anything after the patch number is ignored. */
+export function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => (/^(\d+)\.(\d+)\.(\d+)/.exec(v) ?? []).slice(1, 4).map(Number);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
 }
 
 export interface WiringFacts {

@@ -2,7 +2,7 @@
 // density the engine taught (valid while the file's size and mtime hold), and, per model, how the engine's
 // counts compared with the estimate, so that a new session starts from what this user's model really counts.
 import type { Learned } from './session.js';
-import { allFinite, isFiniteNumber, isRecord, ownValue, setOwn } from './record.js';
+import { allFinite, isFiniteNumber, isModelName, isRecord, ownValue, setOwn } from './record.js';
 
 /** One engine count set beside the estimate: `point` is the estimate's share of each token group
  * (estimate/groups.ts), `tokens` the engine's count of the same text. */
@@ -29,7 +29,6 @@ export const MEMORY_MAX_OBSERVATIONS = 32;
 /** What is not confirmed again within this time is forgotten: files change, and so do the models behind a name. */
 export const MEMORY_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 export const MEMORY_FILE_MAX_BYTES = 256 * 1024;
-const MAX_MODEL_NAME = 128;
 
 export function emptyMemory(): Memory {
   return { files: {}, models: {} };
@@ -61,10 +60,6 @@ export function withObservation(memory: Memory, model: string, obs: Observation)
 export function observationsOf(memory: Memory, model: string | undefined, now: number): Observation[] {
   const m = model === undefined ? undefined : ownValue(memory.models, model);
   return m ? m.observations.filter((o) => o.at >= now - MEMORY_MAX_AGE_MS) : [];
-}
-
-export function isModelName(v: unknown): v is string {
-  return typeof v === 'string' && v.length > 0 && v.length <= MAX_MODEL_NAME && /^[\w.:@/[\]-]+$/.test(v);
 }
 
 /** Accepts only well-formed entries from a file anyone could have damaged. */

@@ -15,6 +15,11 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** A model name as a transcript records it (`claude-opus-5-5`), bounded: it keys the remembered densities. */
+export function isModelName(v: unknown): v is string {
+  return typeof v === 'string' && v.length > 0 && v.length <= 128 && /^[\w.:@/[\]-]+$/.test(v);
+}
+
 export function isFiniteNumber(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);
 }

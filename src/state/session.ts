@@ -1,5 +1,5 @@
 // What one session remembers, and the pure rules that keep it small.
-import { allFinite, isFiniteNumber, isRecord, ownValue, setOwn } from './record.js';
+import { allFinite, isFiniteNumber, isModelName, isRecord, ownValue, setOwn } from './record.js';
 
 /** What `pre` did to one Read, for `post` to explain. Keyed by tool_use_id. */
 export interface Plan {
@@ -55,6 +55,8 @@ export interface SessionState {
   readings: Record<string, Reading>;
   /** A cap the engine reported in a refusal this session. */
   cap?: number;
+  /** The model of this session, as its transcript names it: whose counts the engine checks against the cap. */
+  model?: string;
   /** What the opt-in gates remember (src/gates/state.ts owns its shape and bounds); absent with no gate on. */
   gates?: Record<string, unknown>;
 }
@@ -88,6 +90,10 @@ export function withLearned(state: SessionState, path: string, learned: Learned,
 export function learnedFor(state: SessionState, path: string, size: number, mtimeMs: number): Learned | undefined {
   const l = ownValue(state.files, path);
   return l && l.size === size && l.mtimeMs === mtimeMs ? l : undefined;
+}
+
+export function withModel(state: SessionState, model: string | undefined): SessionState {
+  return model === undefined || !isModelName(model) || state.model === model ? state : { ...state, model };
 }
 
 export function withReading(state: SessionState, path: string, reading: Reading): SessionState {
@@ -187,6 +193,7 @@ export function normalizeState(raw: unknown): SessionState {
     }
   }
   if (isFiniteNumber(raw.cap) && raw.cap > 0) state.cap = raw.cap;
+  if (isModelName(raw.model)) state.model = raw.model;
   if (isRecord(raw.gates)) state.gates = raw.gates; // checked by the gates' own code, loaded only when one is on
   return state;
 }

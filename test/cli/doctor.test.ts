@@ -9,6 +9,8 @@ const REPO = resolve(__dirname, '../..');
 const BIN = join(REPO, 'bin/read-ceiling-pager.js');
 const BUNDLE = realpathSync(join(REPO, 'dist/cli.cjs'));
 const ENGINE_BIN_DIR = join(REPO, 'node_modules/.bin');
+const engines = JSON.parse(readFileSync(join(REPO, 'scripts/engines.json'), 'utf8')) as { versions: string[] };
+const VERIFIED = `${engines.versions[0]} to ${engines.versions.at(-1)}`;
 
 let home: string;
 let project: string;
@@ -52,7 +54,7 @@ describe('doctor', () => {
     ]);
     expect(line(r.stdout, 'cap')[0]).toMatch(/^ok {4}cap {4}25000 tokens \(the engine's default; CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS is not set\)/);
     expect(line(r.stdout, 'state')).toEqual([`ok    state  ${join(home, '.local', 'state', 'read-ceiling-pager')} (writable)`]);
-    expect(line(r.stdout, 'engine')[0]).toMatch(/^ok {4}engine Claude Code 2\.1\.332 \(claude on PATH\)/);
+    expect(line(r.stdout, 'engine')).toEqual([`ok    engine Claude Code 2.1.332 (claude on PATH; the pager was verified on ${VERIFIED})`]);
   });
 
   it('names the gates that are on and where from, and warns when a gate that needs the gate hook lacks it', () => {
@@ -71,6 +73,19 @@ describe('doctor', () => {
     expect(line(r.stdout, 'gates')).toEqual([
       `ok    gates  edit-after-reject (READ_CEILING_PAGER_GATES from "env" in project settings ${join(project, '.claude', 'settings.json')})`,
       'warn  gates  edit-after-reject on, but no gate hook runs on the tools that ask the user (Bash, Edit, Write, …), so only Reads are gated; run: read-ceiling-pager install --gates edit-after-reject',
+    ]);
+  });
+
+  it('warns when the engine on the PATH is older than the verified range, and still exits 0', () => {
+    expect(run(['install']).code).toBe(0);
+    const bin = join(home, 'old-engine');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'claude'), '#!/bin/sh\necho "2.1.100 (Claude Code)"\n');
+    chmodSync(join(bin, 'claude'), 0o755);
+    const r = run(['doctor'], { env: { PATH: `${bin}:${process.env.PATH ?? ''}` } });
+    expect(r.code).toBe(0);
+    expect(line(r.stdout, 'engine')).toEqual([
+      `warn  engine Claude Code 2.1.100 (claude on PATH) is older than the versions the pager was verified on (${VERIFIED}): a whole-file read over the cap may come back cut short with no word of it; update Claude Code`,
     ]);
   });
 

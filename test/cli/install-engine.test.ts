@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLAUDE, removeTempDirs, runEngine, tempDir } from '../e2e/harness/engine.mjs';
+import { ENGINE, removeTempDirs, runEngine, tempDir } from '../e2e/harness/engine.mjs';
 import { startStandIn } from '../e2e/harness/standin.mjs';
 
 const REPO = resolve(__dirname, '../..');
@@ -74,8 +74,8 @@ describe('installed, the real engine clamps a Read that would exceed the cap', (
     const clone = join(home, 'clone');
     // A plain clone of what is committed: the plugin must run with no build step.
     expect(run('git', ['clone', '-q', '--depth', '1', `file://${REPO}`, clone], home, env).code).toBe(0);
-    expect(run(CLAUDE, ['plugin', 'marketplace', 'add', clone], project, env)).toMatchObject({ code: 0 });
-    const installed = run(CLAUDE, ['plugin', 'install', 'read-ceiling-pager@read-ceiling-pager'], project, env);
+    expect(run(ENGINE[0]!, [...ENGINE.slice(1), 'plugin', 'marketplace', 'add', clone], project, env)).toMatchObject({ code: 0 });
+    const installed = run(ENGINE[0]!, [...ENGINE.slice(1), 'plugin', 'install', 'read-ceiling-pager@read-ceiling-pager'], project, env);
     expect(installed.out).toContain('Successfully installed plugin: read-ceiling-pager@read-ceiling-pager');
     const r = await session(home, project, file);
     expect(r.code).toBe(0);

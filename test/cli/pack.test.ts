@@ -6,7 +6,9 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const REPO = resolve(__dirname, '../..');
-const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string; engines: { node: string } };
+const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+  version: string; engines: { node: string }; scripts: Record<string, string>; allowScripts: Record<string, boolean>;
+};
 const dir = mkdtempSync(join(tmpdir(), 'rcp-pack-'));
 let tarball: string;
 let files: string[];
@@ -32,10 +34,11 @@ function npx(...args: string[]) {
 }
 
 describe('npm pack', () => {
-  it('holds the bin, the bundle, README, LICENSE, the example settings and the plugin files, nothing else', () => {
+  it('holds the bin, the bundle, README, CHANGELOG, LICENSE, the example settings and the plugin files, nothing else', () => {
     expect(files).toEqual([
       '.claude-plugin/marketplace.json',
       '.claude-plugin/plugin.json',
+      'CHANGELOG.md',
       'LICENSE',
       'README.md',
       'bin/read-ceiling-pager.js',
@@ -49,6 +52,32 @@ describe('npm pack', () => {
 
   it('states the Node versions it supports', () => {
     expect(pkg.engines.node).toBe('>=20.0.0');
+  });
+
+  it('has no install-time script: dist/ is committed, and an install runs none of our code', () => {
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect(pkg.scripts, script).not.toHaveProperty(script);
+  });
+
+  it('allowScripts names exactly the dev dependencies with install scripts (the engine links its binary, esbuild its own)', () => {
+    const lock = JSON.parse(readFileSync(join(REPO, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    const withScripts = Object.entries(lock.packages).filter(([, p]) => p.hasInstallScript).map(([path]) => path.replace(/^.*node_modules\//, '')).sort();
+    expect(Object.keys(pkg.allowScripts).sort()).toEqual(withScripts);
+    expect(Object.values(pkg.allowScripts).every((v) => v === true)).toBe(true);
+  });
+});
+
+describe('npm install -g of the packed tarball', () => {
+  it('prints no warning, installs a working read-ceiling-pager, and runs no script', () => {
+    const prefix = join(dir, 'global');
+    const r = spawnSync('npm', ['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, tarball], {
+      cwd: dir, env: npmEnv, encoding: 'utf8', timeout: 120_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).not.toMatch(/warn|script/i);
+    const bin = process.platform === 'win32' ? join(prefix, 'read-ceiling-pager.cmd') : join(prefix, 'bin', 'read-ceiling-pager');
+    const v = spawnSync(bin, ['--version'], { encoding: 'utf8', shell: process.platform === 'win32' });
+    expect(v.stdout).toBe(`${pkg.version}\n`);
   });
 });
 

@@ -38,6 +38,28 @@ describe('census of a bare engine (no pager)', () => {
     });
   });
 
+  it('splits PARTIAL pages by whether the pager was at work, and counts those followed by a Read of the rest and to the end', () => {
+    const bare = new Transcript('s1').prompt()
+      .read('r1', { file_path: BIG })
+      .ok('r1', BIG, { startLine: 1, numLines: 1099, totalLines: 3001, truncatedByTokenCap: true })
+      .banner('r1', lineBanner(BIG, 1099, 3001, 58000, 25000))
+      .read('r2', { file_path: BIG, offset: 1100, limit: 1099 })
+      .ok('r2', BIG, { startLine: 1100, numLines: 1099, totalLines: 3001 });
+    const note = shortWindowNote({
+      path: BIG, totalLines: 3001, returnedFirst: 1, returnedLast: 1099, askedFirst: 1, askedLast: undefined, because: 'partial-page',
+      cap: 25000, end: 3000, next: { first: 1100, lines: 1902 },
+    });
+    const paged = new Transcript('s2').prompt()
+      .read('p1', { file_path: BIG })
+      .ok('p1', BIG, { startLine: 1, numLines: 1099, totalLines: 3001, truncatedByTokenCap: true })
+      .banner('p1', lineBanner(BIG, 1099, 3001, 58000, 25000))
+      .context('p1', 'PostToolUse', note)
+      .read('p2', { file_path: BIG, offset: 1100, limit: 1902 })
+      .ok('p2', BIG, { startLine: 1100, numLines: 1902, totalLines: 3001 });
+    const { totals } = census([bare, paged]);
+    expect(totals.partialFollowUp).toEqual({ withPager: { pages: 1, pagedOn: 1, readToEnd: 1 }, without: { pages: 1, pagedOn: 1, readToEnd: 0 } });
+  });
+
   it('counts a PARTIAL page never paged on as silent, even when the file is read again from the top', () => {
     const t = new Transcript('s1').prompt()
       .read('r1', { file_path: BIG })

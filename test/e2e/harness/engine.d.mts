@@ -34,7 +34,11 @@ export function removeTempDirs(): void;
 /** @param {RunOptions} o @returns {Promise<RunResult>} */
 export function runEngine(o: RunOptions): Promise<RunResult>;
 export const REPO: string;
+/** The engine the tests run: the pinned one, or E2E_CLAUDE (a native binary, or an older engine's cli.js) as
+ * `npm run test:engines` sets it to try another version. */
 export const CLAUDE: string;
+/** How to start CLAUDE: a `.js` engine runs under this Node. Spawn `ENGINE[0]` with `[...ENGINE.slice(1), ...args]`. */
+export const ENGINE: string[];
 export const PAGER_BIN: string;
 export const CAP_ENV: "CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS";
 export type RunOptions = {

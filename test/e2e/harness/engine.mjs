@@ -7,7 +7,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-export const CLAUDE = join(REPO, 'node_modules/.bin/claude');
+/** The engine the tests run: the pinned one, or E2E_CLAUDE (a native binary, or an older engine's cli.js) as
+ * `npm run test:engines` sets it to try another version. */
+export const CLAUDE = process.env.E2E_CLAUDE || join(REPO, 'node_modules/.bin/claude');
+/** How to start CLAUDE: a `.js` engine runs under this Node. Spawn `ENGINE[0]` with `[...ENGINE.slice(1), ...args]`. */
+export const ENGINE = /\.[cm]?js$/.test(CLAUDE) ? [process.execPath, CLAUDE] : [CLAUDE];
 export const PAGER_BIN = join(REPO, 'bin/read-ceiling-pager.js');
 export const CAP_ENV = 'CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS';
 
@@ -100,7 +104,7 @@ export async function runEngine(o) {
   if (o.hooks === 'plugin') args.push('--plugin-dir', REPO);
 
   const started = Date.now();
-  const child = spawn(CLAUDE, args, { cwd: o.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(ENGINE[0], [...ENGINE.slice(1), ...args], { cwd: o.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => { stdout += d; });

@@ -16,6 +16,8 @@ export function readSession(o: SessionOptions): Promise<{
     classified: string[];
     /** The raw messages of the last main-loop request: the whole conversation as the model last saw it. */
     conversation: any[];
+    /** The Read tool's input fields as this engine offers them (an older engine lacks allow_large). */
+    readFields: string[];
     /** Requests the stand-in refused for holding a role:"system" message, and main-loop ones it answered with one. */
     systemRefusals: number;
     systemAnswered: number;
@@ -42,6 +44,8 @@ export function scriptSession(o: ScriptOptions): Promise<{
     classified: string[];
     /** The raw messages of the last main-loop request: the whole conversation as the model last saw it. */
     conversation: any[];
+    /** The Read tool's input fields as this engine offers them (an older engine lacks allow_large). */
+    readFields: string[];
     /** Requests the stand-in refused for holding a role:"system" message, and main-loop ones it answered with one. */
     systemRefusals: number;
     systemAnswered: number;

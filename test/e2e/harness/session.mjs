@@ -75,6 +75,8 @@ async function drive(o, policy) {
       classified: standIn.classified,
       /** The raw messages of the last main-loop request: the whole conversation as the model last saw it. */
       conversation: standIn.conversation(),
+      /** The Read tool's input fields as this engine offers them (an older engine lacks allow_large). */
+      readFields: standIn.readFields(),
       /** Requests the stand-in refused for holding a role:"system" message, and main-loop ones it answered with one. */
       systemRefusals: standIn.systemRefusals,
       systemAnswered: standIn.systemAnswered,

@@ -127,5 +127,10 @@ export type StandIn = {
      * Main-loop requests answered that held a role:"system" message.
      */
     systemAnswered: number;
+    /**
+     * The Read tool's input fields as the engine last offered them to the model
+     * (an older engine lacks some, e.g. allow_large).
+     */
+    readFields: () => string[];
     close: () => Promise<void>;
 };

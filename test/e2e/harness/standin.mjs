@@ -35,6 +35,8 @@ import { createServer } from 'node:http';
  *   conversation as the model last saw it, raw.
  * @property {number} systemRefusals Requests answered 400 because they held a role:"system" message (refuseSystem).
  * @property {number} systemAnswered Main-loop requests answered that held a role:"system" message.
+ * @property {() => string[]} readFields The Read tool's input fields as the engine last offered them to the model
+ *   (an older engine lacks some, e.g. allow_large).
  * @property {() => Promise<void>} close
  */
 
@@ -77,6 +79,8 @@ export async function startStandIn({ policy, count, refuseSystem = false, thinkM
   const counts = [];
   /** @type {any[]} */
   let conversation = [];
+  /** @type {string[]} */
+  let readFields = [];
   let systemRefusals = 0;
   let systemAnswered = 0;
   let ids = 0;
@@ -127,6 +131,8 @@ export async function startStandIn({ policy, count, refuseSystem = false, thinkM
           : '<block>no</block>' };
       }
       if (isMainLoop) {
+        const read = (body.tools ?? []).find((/** @type {{name?: string}} */ t) => t.name === 'Read');
+        readFields = Object.keys(read?.input_schema?.properties ?? {});
         const messages = body.messages ?? [];
         const first = blockText(messages[0]?.content);
         const agent = agentPrompts.find((p) => first.includes(p));
@@ -181,6 +187,7 @@ export async function startStandIn({ policy, count, refuseSystem = false, thinkM
     classified,
     counts,
     conversation: () => conversation,
+    readFields: () => readFields,
     get systemRefusals() { return systemRefusals; },
     get systemAnswered() { return systemAnswered; },
     close: () => new Promise((resolve) => {

@@ -1,0 +1,78 @@
+// What a model's own counts say about the estimate. Tokenizers disagree by token group (one counts Hangul densely
+// and English sparsely, another the reverse), so the correction is one factor per group: the engine's count of a
+// text is about Σ k[g] × (the calibrated estimate's share of group g). Fitted by ridge regression toward 1 (the
+// calibration) on the model's observations (refusals and partial-page banners, each an exact count; the newest 32
+// within 30 days, state/memory.ts). Pure.
+import { GROUP_COUNT, GROUP_OF } from '../estimate/groups.js';
+import { PRIOR_SAFETY, WEIGHTS, type Weights } from '../estimate/weights.js';
+import type { Observation } from './memory.js';
+
+export interface ModelPrior {
+  /** The calibrated weights, each scaled by its group's factor. */
+  weights: Weights;
+  /** The margin for a file's first window: wider while few counts were seen or they scatter. */
+  safety: number;
+  observations: number;
+}
+
+/** How strongly the calibration holds against the observations, in units of one exactly fitted observation. */
+const RIDGE = 0.25;
+const MIN_FACTOR = 0.4;
+const MAX_FACTOR = 2.5;
+/** Below this many observations the prior keeps its own margin. */
+const MIN_OBSERVATIONS = 3;
+const MIN_SAFETY = 1.05;
+
+export function modelPrior(observations: readonly Observation[]): ModelPrior | undefined {
+  const usable = observations.filter((o) => o.point.length === GROUP_COUNT && o.tokens > 0 && o.point.some((p) => p > 0));
+  if (usable.length === 0) return undefined;
+  const k = fitFactors(usable);
+  const residuals = usable.map((o) => (dot(k, o.point) - o.tokens) / o.tokens);
+  const rms = Math.sqrt(residuals.reduce((a, e) => a + e * e, 0) / residuals.length);
+  // Under-estimates are what get refused: the margin covers the worst one seen, and twice the scatter.
+  const worstLow = Math.max(0, ...residuals.map((e) => -e));
+  const safety = usable.length < MIN_OBSERVATIONS
+    ? PRIOR_SAFETY
+    : Math.min(PRIOR_SAFETY, Math.max(MIN_SAFETY, 1 + 2 * rms, 1 + worstLow + 0.02));
+  const weights = { ...WEIGHTS };
+  for (const f of Object.keys(weights) as (keyof Weights)[]) weights[f] = WEIGHTS[f] * k[GROUP_OF[f]]!;
+  return { weights, safety, observations: usable.length };
+}
+
+/** Minimizes Σ ((k·p − t) / t)² + RIDGE × Σ (k_g − 1)² by the normal equations, then keeps each factor in bounds. */
+export function fitFactors(observations: readonly Observation[]): number[] {
+  const n = GROUP_COUNT;
+  const a = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? RIDGE : 0)));
+  const b = new Array<number>(n).fill(RIDGE);
+  for (const o of observations) {
+    const w = 1 / (o.tokens * o.tokens);
+    for (let i = 0; i < n; i++) {
+      b[i]! += w * o.point[i]! * o.tokens;
+      for (let j = 0; j < n; j++) a[i]![j]! += w * o.point[i]! * o.point[j]!;
+    }
+  }
+  const k = solve(a, b) ?? new Array<number>(n).fill(1);
+  return k.map((x) => Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, Number.isFinite(x) ? x : 1)));
+}
+
+function dot(k: readonly number[], p: readonly number[]): number {
+  return k.reduce((acc, x, i) => acc + x * (p[i] ?? 0), 0);
+}
+
+/** Gaussian elimination with partial pivoting; undefined for a singular system (the ridge keeps it regular). */
+function solve(a: number[][], b: number[]): number[] | undefined {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]!]);
+  for (let c = 0; c < n; c++) {
+    let pivot = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[pivot]![c]!)) pivot = r;
+    if (Math.abs(m[pivot]![c]!) < 1e-12) return undefined;
+    [m[c], m[pivot]] = [m[pivot]!, m[c]!];
+    for (let r = 0; r < n; r++) {
+      if (r === c) continue;
+      const f = m[r]![c]! / m[c]![c]!;
+      for (let j = c; j <= n; j++) m[r]![j]! -= f * m[c]![j]!;
+    }
+  }
+  return m.map((row, i) => row[n]! / row[i]!);
+}

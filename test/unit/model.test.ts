@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { GROUP_OF } from '../../src/estimate/groups';
+import { PRIOR_SAFETY, WEIGHTS } from '../../src/estimate/weights';
+import { fitFactors, modelPrior } from '../../src/state/model';
+
+const obs = (point: number[], factor: number[], at = 1) => ({ point, tokens: point.reduce((a, p, i) => a + p * factor[i]!, 0), at });
+
+describe('what a model\'s own counts teach about the estimate', () => {
+  it('nothing seen: no prior, the calibration stands', () => {
+    expect(modelPrior([])).toBeUndefined();
+  });
+
+  it('a model sparser than the calibration on every group: factors below 1, pulled toward it by the ridge', () => {
+    const seen = [obs([20000, 8000, 0, 0], [0.7, 0.7, 1, 1]), obs([15000, 12000, 0, 0], [0.7, 0.7, 1, 1]), obs([26000, 3000, 0, 0], [0.7, 0.7, 1, 1])];
+    const k = fitFactors(seen);
+    expect(k[0]).toBeLessThan(0.85);
+    expect(k[0]).toBeGreaterThan(0.6);
+    // What it predicts for each count it saw is within a few percent of that count (the ridge holds it a little high).
+    for (const o of seen) expect(Math.abs(o.point.reduce((a, p, i) => a + p * k[i]!, 0) / o.tokens - 1)).toBeLessThan(0.08);
+    expect(k[2]).toBe(1); // no Hangul, Han or Kana seen: the calibration stands
+    const prior = modelPrior(seen)!;
+    expect(prior.observations).toBe(3);
+    expect(prior.weights.words).toBeCloseTo(WEIGHTS.words * k[GROUP_OF.words]!, 10);
+    expect(prior.safety).toBeGreaterThanOrEqual(1.05);
+    expect(prior.safety).toBeLessThanOrEqual(PRIOR_SAFETY);
+  });
+
+  it('groups are told apart: dense on Hangul, sparse on English words', () => {
+    const f = [0.8, 1, 1.5, 1];
+    const k = fitFactors([obs([20000, 5000, 1000, 0], f), obs([2000, 3000, 20000, 0], f), obs([10000, 4000, 9000, 0], f), obs([1000, 1000, 24000, 0], f)]);
+    expect(k[2]).toBeGreaterThan(1.3);
+    expect(k[0]).toBeLessThan(0.95);
+  });
+
+  it('with few counts the margin stays the prior\'s; a scattered model keeps a wide one', () => {
+    expect(modelPrior([obs([20000, 8000, 0, 0], [0.7, 0.7, 1, 1])])!.safety).toBe(PRIOR_SAFETY);
+    const scattered = [obs([20000, 0, 0, 0], [0.6, 1, 1, 1]), obs([20000, 0, 0, 0], [1.0, 1, 1, 1]), obs([20000, 0, 0, 0], [0.8, 1, 1, 1])];
+    expect(modelPrior(scattered)!.safety).toBe(PRIOR_SAFETY);
+  });
+
+  it('factors stay in bounds whatever the counts say', () => {
+    const k = fitFactors([{ point: [100, 0, 0, 0], tokens: 1e9, at: 1 }, { point: [0, 100, 0, 0], tokens: 1, at: 1 }]);
+    expect(Math.max(...k)).toBeLessThanOrEqual(2.5);
+    expect(Math.min(...k)).toBeGreaterThanOrEqual(0.4);
+  });
+});
