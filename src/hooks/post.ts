@@ -42,12 +42,16 @@ function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: Session
   const input = event.tool_input;
   const out = event.tool_response.file;
   if (out.numLines === 0) return undefined;
+  // The common case first, before any file is touched: a read with no limit that we did not clamp came back whole.
+  if (!plan && !out.truncatedByTokenCap && input.limit === undefined) return undefined;
   const file = regularFile(input.file_path, event.cwd);
   const returnedFirst = Math.max(1, out.startLine); // offset 0 labels line 1 as 0
   const returnedLast = returnedFirst + out.numLines - 1;
   // The engine counts the empty line after a final newline; nobody needs a window for it.
   const lastLine = file && endsWithNewline(file.path, file.stat.size) ? out.totalLines - 1 : out.totalLines;
 
+  // A window of the model's own that reached the end of the file: nothing is left to name.
+  if (!plan && !out.truncatedByTokenCap && returnedLast >= lastLine) return undefined;
   const asked = askedFor(event, plan, state, file, returnedFirst);
   if (!asked) return undefined;
   const end = asked.last === undefined ? lastLine : Math.min(asked.last, lastLine);
@@ -138,7 +142,7 @@ function askedFor(event: PostToolUse, plan: Plan | undefined, state: SessionStat
   } else if (input.limit !== undefined) {
     asked = askedByModel(event, returnedFirst);
   } else {
-    return undefined; // a read with no limit that we did not clamp came back whole
+    return undefined;
   }
   // Following a note of ours continues the reading that note was part of.
   if (file && asked.last !== undefined) {
