@@ -22,6 +22,7 @@ export type NoNoteReason =
   | 'nothing-returned'
   | 'whole-file-read' // no limit, not clamped by us: the result is complete
   | 'returned-all-asked'
+  | 'reached-end-of-file' // the model's own window reached the end: nothing is left to name
   | 'not-a-cap-refusal' // an error that is none of the engine's cap refusals
   | 'not-a-window' // PDFs, allow_large
   | 'not-a-regular-file'
@@ -56,12 +57,16 @@ function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: Session
   const input = event.tool_input;
   const out = event.tool_response.file;
   if (out.numLines === 0) return silent('nothing-returned');
+  // The common case first, before any file is touched: a read with no limit that we did not clamp came back whole.
+  if (!plan && !out.truncatedByTokenCap && input.limit === undefined) return silent('whole-file-read');
   const file = regularFile(input.file_path, event.cwd);
   const returnedFirst = Math.max(1, out.startLine); // offset 0 labels line 1 as 0
   const returnedLast = returnedFirst + out.numLines - 1;
   // The engine counts the empty line after a final newline; nobody needs a window for it.
   const lastLine = file && endsWithNewline(file.path, file.stat.size) ? out.totalLines - 1 : out.totalLines;
 
+  // A window of the model's own that reached the end of the file: nothing is left to name.
+  if (!plan && !out.truncatedByTokenCap && returnedLast >= lastLine) return silent('reached-end-of-file');
   const asked = askedFor(event, plan, state, file, returnedFirst);
   if (!asked) return silent('whole-file-read');
   const end = asked.last === undefined ? lastLine : Math.min(asked.last, lastLine);
@@ -152,7 +157,7 @@ function askedFor(event: PostToolUse, plan: Plan | undefined, state: SessionStat
   } else if (input.limit !== undefined) {
     asked = askedByModel(event, returnedFirst);
   } else {
-    return undefined; // a read with no limit that we did not clamp came back whole
+    return undefined;
   }
   // Following a note of ours continues the reading that note was part of.
   if (file && asked.last !== undefined) {
