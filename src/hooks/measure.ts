@@ -38,8 +38,10 @@ export const PRIOR_SIZING: Sizing = { ratio: 1, safety: PRIOR_SAFETY, noFloor: f
  * is refused at most once. */
 export function sizingFor(learned: Pick<Learned, 'ratio' | 'noFloor'> | undefined, followOn = false, prior?: ModelPrior): Sizing {
   if (learned) return { ratio: learned.ratio, safety: LEARNED_SAFETY, noFloor: learned.noFloor === true, gamble: false };
-  const base: Sizing = prior ? { ...PRIOR_SIZING, safety: prior.safety, weights: prior.weights } : PRIOR_SIZING;
-  return followOn ? { ...base, safety: Math.min(base.safety, FOLLOW_SAFETY), gamble: true } : base;
+  if (!prior) return followOn ? { ...PRIOR_SIZING, safety: FOLLOW_SAFETY, gamble: true } : PRIOR_SIZING;
+  return followOn
+    ? { ...PRIOR_SIZING, safety: Math.min(prior.safety, FOLLOW_SAFETY), weights: prior.weights, gamble: true }
+    : { ...PRIOR_SIZING, weights: prior.firstWeights };
 }
 
 /** Whether a window sized this way may still be widened to one whose point estimate fits: a gamble that saves a

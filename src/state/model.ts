@@ -8,9 +8,14 @@ import { PRIOR_SAFETY, WEIGHTS, type Weights } from '../estimate/weights.js';
 import type { Observation } from './memory.js';
 
 export interface ModelPrior {
-  /** The calibrated weights, each scaled by its group's factor. */
+  /** The calibrated weights, each scaled by its group's factor: for the windows after a file's first. */
   weights: Weights;
-  /** The margin for a file's first window: wider while few counts were seen or they scatter. */
+  /** The same with no factor below 1, for a file's first window, which is never a gamble: a model's counts raise
+   * the estimate where they ran denser than the calibration, and lower it only once the file itself was read. One
+   * group holds many scripts (Arabic and Tamil count very differently), so a lower factor learned on some files does
+   * not promise the next. */
+  firstWeights: Weights;
+  /** The margin for the windows after a file's first: wider while few counts were seen or they scatter. */
   safety: number;
   observations: number;
 }
@@ -35,8 +40,12 @@ export function modelPrior(observations: readonly Observation[]): ModelPrior | u
     ? PRIOR_SAFETY
     : Math.min(PRIOR_SAFETY, Math.max(MIN_SAFETY, 1 + 2 * rms, 1 + worstLow + 0.02));
   const weights = { ...WEIGHTS };
-  for (const f of Object.keys(weights) as (keyof Weights)[]) weights[f] = WEIGHTS[f] * k[GROUP_OF[f]]!;
-  return { weights, safety, observations: usable.length };
+  const firstWeights = { ...WEIGHTS };
+  for (const f of Object.keys(weights) as (keyof Weights)[]) {
+    weights[f] = WEIGHTS[f] * k[GROUP_OF[f]]!;
+    firstWeights[f] = WEIGHTS[f] * Math.max(1, k[GROUP_OF[f]]!);
+  }
+  return { weights, firstWeights, safety, observations: usable.length };
 }
 
 /** Minimizes Σ ((k·p − t) / t)² + RIDGE × Σ (k_g − 1)² by the normal equations, then keeps each factor in bounds. */

@@ -21,6 +21,8 @@ describe('what a model\'s own counts teach about the estimate', () => {
     const prior = modelPrior(seen)!;
     expect(prior.observations).toBe(3);
     expect(prior.weights.words).toBeCloseTo(WEIGHTS.words * k[GROUP_OF.words]!, 10);
+    // A file's first window is never a gamble: a sparser model does not shrink its estimate.
+    expect(prior.firstWeights).toEqual(WEIGHTS);
     expect(prior.safety).toBeGreaterThanOrEqual(1.05);
     expect(prior.safety).toBeLessThanOrEqual(PRIOR_SAFETY);
   });
@@ -30,6 +32,10 @@ describe('what a model\'s own counts teach about the estimate', () => {
     const k = fitFactors([obs([20000, 5000, 1000, 0], f), obs([2000, 3000, 20000, 0], f), obs([10000, 4000, 9000, 0], f), obs([1000, 1000, 24000, 0], f)]);
     expect(k[2]).toBeGreaterThan(1.3);
     expect(k[0]).toBeLessThan(0.95);
+    const prior = modelPrior([obs([20000, 5000, 1000, 0], f), obs([2000, 3000, 20000, 0], f), obs([10000, 4000, 9000, 0], f)])!;
+    // Denser on Hangul: the first window's estimate rises there too; sparser on words: it does not fall.
+    expect(prior.firstWeights.hangul).toBeGreaterThan(WEIGHTS.hangul);
+    expect(prior.firstWeights.words).toBe(WEIGHTS.words);
   });
 
   it('with few counts the margin stays the prior\'s; a scattered model keeps a wide one', () => {
