@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const NODE_VERSION = '20.20.2';
 /** The tests that make sense on Windows: the hooks on real files and the state store under parallel hooks. */
-const TESTS = ['test/cli/hooks.test.ts', 'test/cli/platform.test.ts', 'test/hardening/parallel.test.ts'];
+const TESTS = ['test/cli/hooks.test.ts', 'test/cli/platform.test.ts', 'test/cli/shells.test.ts', 'test/hardening/parallel.test.ts'];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 if (spawnSync('wine', ['--version'], { stdio: 'ignore' }).status !== 0) {
