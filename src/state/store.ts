@@ -116,6 +116,8 @@ export class StateStore {
   /** Takes the lock, or returns undefined at the deadline. The lock holds its owner's pid. */
   private acquire(lock: string): string | undefined {
     const token = `${process.pid} ${Math.random().toString(36).slice(2)}`;
+    // A Windows refusal that lasts is a real one (a read-only directory): not worth the whole lock deadline.
+    const busyUntil = Date.now() + BUSY_RETRY_MS;
     let attempt = 0;
     for (;;) {
       try {
@@ -124,7 +126,7 @@ export class StateStore {
         return token;
       } catch (err) {
         // On Windows a lock a peer has just unlinked but still holds open refuses to be created anew.
-        if (!((err as NodeJS.ErrnoException).code === 'EEXIST' || isBusy(err))) return undefined;
+        if (!((err as NodeJS.ErrnoException).code === 'EEXIST' || (isBusy(err) && Date.now() < busyUntil))) return undefined;
       }
       const seen = readSmall(lock);
       // Break it only if it is still the lock judged stale: a peer may have broken it and taken a new one.
