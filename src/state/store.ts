@@ -128,13 +128,17 @@ export class StateStore {
         // On Windows a lock a peer has just unlinked but still holds open refuses to be created anew.
         if (!((err as NodeJS.ErrnoException).code === 'EEXIST' || (isBusy(err) && Date.now() < busyUntil))) return undefined;
       }
+      // Checked before breaking a lock too: peers that keep breaking one another's locks must still give up.
+      if (Date.now() > this.deadline) return undefined;
       const seen = readSmall(lock);
       // Break it only if it is still the lock judged stale: a peer may have broken it and taken a new one.
       if (isStale(lock, seen) && readSmall(lock) === seen) {
         try { unlinkSync(lock); } catch { /* a peer broke it first */ }
+        // On Windows the name stays until every peer that has the lock open closes it: retrying at once would
+        // keep it open forever among the peers all breaking it.
+        if (WINDOWS) sleep(Math.min(2 * 1.5 ** attempt++, 25) * (0.5 + Math.random()));
         continue;
       }
-      if (Date.now() > this.deadline) return undefined;
       // Back off with jitter: dozens of parallel Reads must not wake each other in lockstep.
       sleep(Math.min(2 * 1.5 ** attempt++, 25) * (0.5 + Math.random()));
     }

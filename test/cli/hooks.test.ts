@@ -259,8 +259,8 @@ describe('post after a refusal', () => {
 });
 
 describe('parallel Reads share one session file', () => {
-  // Under Wine each hook is a Windows process start of seconds: 8 of them, or the run takes many minutes.
-  const n = WINDOWS ? 8 : 32;
+  // Under Wine each hook is a Windows process start of seconds: 16 of them, or the run takes many minutes.
+  const n = WINDOWS ? 16 : 32;
   it(`${n} concurrent pre hooks each find their own plan in post`, async () => {
     const s = 'sess-parallel';
     const ids = Array.from({ length: n }, (_, i) => `par_${i}`);

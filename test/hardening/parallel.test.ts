@@ -12,7 +12,7 @@ import { brokenPromises, figures, prose, spawnHook } from './lib';
 let dir: string;
 let env: NodeJS.ProcessEnv;
 /** Under Wine every hook is a Windows process start: fewer of them, or the run takes many minutes. */
-const N = WINDOWS ? 6 : 64;
+const N = WINDOWS ? 16 : 64;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'rcp-par-'));
   env = { PATH: process.env.PATH, HOME: dir, READ_CEILING_PAGER_STATE_DIR: join(dir, 'state') };
