@@ -2,7 +2,7 @@
 // lives by default, and the advice for a line over the cap. Runs on Linux as it is, and on Windows (Node for
 // Windows under Wine, Windows paths in the inputs) under `npm run test:windows`.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,5 +83,28 @@ describe('a line alone over the cap', () => {
     expect(advice).toContain(WINDOWS
       ? `${sed} in Git Bash, or \`@(Get-Content -LiteralPath '${p.replace(/'/g, "''")}' -TotalCount 2)[-1][0..19999] -join ''\` in PowerShell.`
       : `${sed}.`);
+  });
+});
+
+// doctor and install as a person runs them on Windows. Their output goes to a file: under Wine, Node for
+// Windows cannot open a stream on a pipe (real Windows can), and these commands print through process.stdout.
+describe.runIf(WINDOWS)('doctor and install on Windows', () => {
+  function command(args: string[]): string {
+    const out = join(dir, 'command.out');
+    const fd = openSync(out, 'w');
+    const [cmd, argv] = hookCommand('');
+    spawnSync(cmd, [...argv.slice(0, 2), ...args], { stdio: ['ignore', fd, fd], env: hookEnv({ PATH: process.env.PATH, HOME: dir }), timeout: HOOK_TIMEOUT_MS });
+    closeSync(fd);
+    return readFileSync(out, 'utf8');
+  }
+
+  it('doctor names the state directory under %LOCALAPPDATA%', () => {
+    expect(command(['doctor'])).toMatch(/^ok {4}state {2}[A-Z]:\\.*\\AppData\\Local\\read-ceiling-pager \(writable\)\r?$/im);
+  });
+
+  it('install writes the bundle with forward slashes, which Git Bash, PowerShell and cmd.exe all run', () => {
+    const shown = command(['install', '--dry-run', '--scope', 'project', '--project-dir', hookPath(dir)]);
+    expect(shown).toMatch(/"command": "node Z:\/.*\/dist\/cli\.cjs pre"/);
+    expect(shown).not.toMatch(/"command": "node [^"]*\\\\/);
   });
 });
