@@ -4,14 +4,19 @@ import { fstatSync } from 'node:fs';
 import { runHook } from './hooks/io.js';
 import { isHookName, type HookName } from './hooks/output.js';
 
-/** A person typed the command (stdin is a terminal, or nothing): explain rather than wait. Cheaper than
- * node:tty, which loads the network stack on every Read. */
+/** A person typed the command at a terminal: explain rather than wait. Anything else on stdin (a pipe, a
+ * socket, a file, a device, or a descriptor fstat cannot read, as Windows gives for some redirections) is a
+ * hook input to read; reading it fails open. fstat first, since node:tty loads the network stack: it is
+ * consulted only for a character device, which a hook never gets from the engine (/dev/null and NUL are
+ * character devices too, and no terminal). */
 function stdinIsTerminal(): boolean {
   try {
-    return fstatSync(0).isCharacterDevice();
+    if (!fstatSync(0).isCharacterDevice()) return false;
   } catch {
-    return true;
+    return false;
   }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('node:tty') as typeof import('node:tty')).isatty(0);
 }
 
 const command = process.argv[2];

@@ -167,6 +167,7 @@ function installedPlugins(env: NodeJS.ProcessEnv): Map<string, string> {
 function managedSettingsPath(): string | undefined {
   if (process.platform === 'linux') return '/etc/claude-code/managed-settings.json';
   if (process.platform === 'darwin') return '/Library/Application Support/ClaudeCode/managed-settings.json';
+  if (process.platform === 'win32') return 'C:\\Program Files\\ClaudeCode\\managed-settings.json';
   return undefined;
 }
 

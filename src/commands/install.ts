@@ -81,6 +81,12 @@ function install(opts: Options): number {
   }, () => {
     const lines = PAGER_EVENTS.map(([event, hook]) => `  ${event.padEnd(18)} Read  ${pagerCommand(invocation, hook, gates)}`);
     if (g?.needsGateHook(gates)) lines.push(`  ${'PreToolUse'.padEnd(18)} ${g.GATE_MATCHER}  ${pagerCommand(invocation, 'gate', gates)}`);
+    if (process.platform === 'win32' && invocation.startsWith('"')) {
+      process.stderr.write(
+        `Warning: --node ${opts.node} has to be quoted, and PowerShell (which runs hooks where Git Bash is missing)\n`
+        + 'cannot run a quoted program path. Leave --node out so that the hooks run the node on the PATH.\n',
+      );
+    }
     if (isEphemeralPath(bundle)) {
       process.stderr.write(
         'Warning: this copy of read-ceiling-pager runs from npm\'s npx cache, which `npm cache clean` deletes; the hooks\n'

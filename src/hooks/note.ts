@@ -153,7 +153,16 @@ function oversizeSentence(path: string, o: OversizeLines): string {
   const size = `about ${Math.round(o.tokens)} tokens (${o.chars} characters${o.first === o.last ? '' : ' for the first'})`;
   return `${which} over the cap, ${size}: no Read window holding ${o.first === o.last ? 'it' : 'them'} fits. `
     + `Grep finds text inside ${o.first === o.last ? 'it' : 'them'}, and a shell byte range shows a part, for example `
-    + `\`sed -n '${o.first}p' ${shellQuote(path)} | cut -c 1-20000\`.`;
+    + `${byteRangeAdvice(path, o.first)}.`;
+}
+
+/** A command that shows the first 20,000 characters of one line. POSIX tools everywhere (BSD and GNU alike);
+ * on Windows the engine's Bash tool is Git Bash, which has them, and its PowerShell tool needs its own form. */
+export function byteRangeAdvice(path: string, line: number, platform: NodeJS.Platform = process.platform): string {
+  const sed = `\`sed -n '${line}p' ${shellQuote(path)} | cut -c 1-20000\``;
+  if (platform !== 'win32') return sed;
+  const ps = `\`@(Get-Content -LiteralPath '${path.replace(/'/g, "''")}' -TotalCount ${line})[-1][0..19999] -join ''\``;
+  return `${sed} in Git Bash, or ${ps} in PowerShell`;
 }
 
 function linesWord(w: NextWindow): string {

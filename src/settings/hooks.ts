@@ -49,9 +49,12 @@ export function pagerCommand(invocation: string, hook: PagerHook, gates: readonl
 
 const HOOK_COMMAND = /^(.*?)\s+(pre|post|gate)(?:\s+--gates(?:=|\s+)[\w,-]+)?\s*$/;
 
-/** `node <bundle>`, quoting the path only when a shell would split or expand it. */
-export function nodeInvocation(nodeBin: string, bundlePath: string): string {
-  return `${shellWord(nodeBin)} ${shellWord(bundlePath)}`;
+/** `node <bundle>`, quoting the path only when a shell would split or expand it. On Windows the engine runs a
+ * hook command with Git Bash, or PowerShell when there is none: paths are written with forward slashes, which
+ * both (and cmd.exe) pass to node unchanged, where a backslash would be an escape to Git Bash. */
+export function nodeInvocation(nodeBin: string, bundlePath: string, platform: NodeJS.Platform = process.platform): string {
+  const word = (w: string) => shellWord(platform === 'win32' ? w.replace(/\\/g, '/') : w);
+  return `${word(nodeBin)} ${word(bundlePath)}`;
 }
 
 export function shellWord(word: string): string {

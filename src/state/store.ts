@@ -8,7 +8,7 @@ import {
   unlinkSync, writeSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { join, posix, win32 } from 'node:path';
 import { emptyMemory, MEMORY_FILE_MAX_BYTES, normalizeMemory, type Memory } from './memory.js';
 import { emptyState, normalizeState, serializeWithin, type SessionState } from './session.js';
 import { GROUP_COUNT } from '../estimate/groups.js';
@@ -48,16 +48,26 @@ const MEMORY: Kind<Memory> = {
   },
 };
 
-/** Where state lives: the override, the plugin's data directory, or the XDG state directory. Relative
- * values are ignored (XDG says so), so state never lands in whatever directory the hook runs in. */
-export function stateDir(env: NodeJS.ProcessEnv): string {
-  const abs = (v: string | undefined) => (v && isAbsolute(v) ? v : undefined);
+/** Where state lives: the override, the plugin's data directory, `$XDG_STATE_HOME` when set, else the
+ * platform's place for per-user application state: `%LOCALAPPDATA%` on Windows, `~/Library/Application Support`
+ * on macOS, `~/.local/state` elsewhere. Relative values are ignored (XDG says so), so state never lands in
+ * whatever directory the hook runs in. */
+export function stateDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
+  const path = platform === 'win32' ? win32 : posix;
+  const abs = (v: string | undefined) => (v && path.isAbsolute(v) ? v : undefined);
   const override = abs(env[STATE_DIR_ENV]);
   if (override) return override;
   const pluginData = abs(env.CLAUDE_PLUGIN_DATA);
-  if (pluginData) return join(pluginData, 'state');
-  const base = abs(env.XDG_STATE_HOME) ?? join(abs(env.HOME) ?? homedir(), '.local', 'state');
-  return join(base, 'read-ceiling-pager');
+  if (pluginData) return path.join(pluginData, 'state');
+  const xdg = abs(env.XDG_STATE_HOME);
+  if (xdg) return path.join(xdg, 'read-ceiling-pager');
+  if (platform === 'win32') {
+    const home = abs(env.USERPROFILE) ?? homedir();
+    return path.join(abs(env.LOCALAPPDATA) ?? path.join(home, 'AppData', 'Local'), 'read-ceiling-pager');
+  }
+  const home = abs(env.HOME) ?? homedir();
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'read-ceiling-pager');
+  return path.join(home, '.local', 'state', 'read-ceiling-pager');
 }
 
 /** A session id becomes a file name only when it is plainly safe: no separators, no dots, bounded. */
@@ -65,8 +75,11 @@ export function isSafeSessionId(id: string): boolean {
   return /^[A-Za-z0-9_-]{1,128}$/.test(id);
 }
 
-const NOFOLLOW_READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-const EXCLUSIVE_CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+/** Windows has no owner uid or permission bits in a stat (Node reports 0o666 for every file), no O_NOFOLLOW
+ * and no O_NONBLOCK, and refuses to replace or recreate a file another process still has open. */
+const WINDOWS = process.platform === 'win32';
+const NOFOLLOW_READ = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const EXCLUSIVE_CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
 export class StateStore {
   /** `deadline`: the instant past which waiting for the lock gives up and the hook goes on without state. */
@@ -107,7 +120,7 @@ export class StateStore {
       const isNew = !exists(file);
       const text = kind.serialize(change(load(file, kind)), kind.maxBytes);
       if (text === undefined) return false;
-      writeAtomically(file, text);
+      writeAtomically(file, text, this.deadline);
       if (isNew) this.prune();
       return true;
     } catch {
@@ -121,11 +134,12 @@ export class StateStore {
     return typeof sessionId === 'string' && isSafeSessionId(sessionId) ? join(this.dir, `${sessionId}.json`) : undefined;
   }
 
-  /** The directory must be ours: a real directory (not a link), owned by this user, writable by no one else. */
+  /** The directory must be ours: a real directory (not a link), owned by this user, writable by no one else.
+   * On Windows only the first can be seen (ownership and access live in ACLs, which Node does not read). */
   private isPrivateDir(): boolean {
     try {
       const st = lstatSync(this.dir);
-      return st.isDirectory() && ownedByMe(st.uid) && (st.mode & 0o022) === 0;
+      return st.isDirectory() && (WINDOWS || (ownedByMe(st.uid) && (st.mode & 0o022) === 0));
     } catch {
       return false;
     }
@@ -143,6 +157,8 @@ export class StateStore {
   /** Takes the lock, or returns undefined at the deadline. The lock holds its owner's pid. */
   private acquire(lock: string): string | undefined {
     const token = `${process.pid} ${Math.random().toString(36).slice(2)}`;
+    // A Windows refusal that lasts is a real one (a read-only directory): not worth the whole lock deadline.
+    const busyUntil = Date.now() + BUSY_RETRY_MS;
     let attempt = 0;
     for (;;) {
       try {
@@ -150,15 +166,20 @@ export class StateStore {
         try { writeSync(fd, token); } finally { closeSync(fd); }
         return token;
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
+        // On Windows a lock a peer has just unlinked but still holds open refuses to be created anew.
+        if (!((err as NodeJS.ErrnoException).code === 'EEXIST' || (isBusy(err) && Date.now() < busyUntil))) return undefined;
       }
+      // Checked before breaking a lock too: peers that keep breaking one another's locks must still give up.
+      if (Date.now() > this.deadline) return undefined;
       const seen = readSmall(lock);
       // Break it only if it is still the lock judged stale: a peer may have broken it and taken a new one.
       if (isStale(lock, seen) && readSmall(lock) === seen) {
         try { unlinkSync(lock); } catch { /* a peer broke it first */ }
+        // On Windows the name stays until every peer that has the lock open closes it: retrying at once would
+        // keep it open forever among the peers all breaking it.
+        if (WINDOWS) sleep(Math.min(2 * 1.5 ** attempt++, 25) * (0.5 + Math.random()));
         continue;
       }
-      if (Date.now() > this.deadline) return undefined;
       // Back off with jitter: dozens of parallel Reads must not wake each other in lockstep.
       sleep(Math.min(2 * 1.5 ** attempt++, 25) * (0.5 + Math.random()));
     }
@@ -191,6 +212,7 @@ export class StateStore {
  * and is replaced by the next write. */
 function load<T>(file: string, kind: Kind<T>): T {
   try {
+    if (WINDOWS && lstatSync(file).isSymbolicLink()) return kind.empty(); // no O_NOFOLLOW there
     const fd = openSync(file, NOFOLLOW_READ);
     try {
       const st = fstatSync(fd);
@@ -236,7 +258,7 @@ function isAlive(pid: number): boolean {
 /** Removes the lock only while it is still ours: a peer may have judged ours stale and taken it. */
 function release(lock: string, token: string): void {
   if (readSmall(lock) !== token) return;
-  try { unlinkSync(lock); } catch { /* already gone */ }
+  try { retryWhileBusy(() => unlinkSync(lock), Date.now() + BUSY_RETRY_MS); } catch { /* already gone */ }
 }
 
 function readSmall(path: string): string | undefined {
@@ -253,7 +275,7 @@ function readSmall(path: string): string | undefined {
   }
 }
 
-function writeAtomically(file: string, text: string): void {
+function writeAtomically(file: string, text: string, deadline: number): void {
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   const fd = openSync(tmp, EXCLUSIVE_CREATE, 0o600);
   try {
@@ -268,10 +290,32 @@ function writeAtomically(file: string, text: string): void {
     } finally {
       closeSync(fd);
     }
-    renameSync(tmp, file);
+    retryWhileBusy(() => renameSync(tmp, file), Math.min(deadline, Date.now() + BUSY_RETRY_MS));
   } catch (err) {
     try { unlinkSync(tmp); } catch { /* nothing to clean */ }
     throw err;
+  }
+}
+
+/** Windows: how long a rename or unlink waits for a peer that is reading the file to close it. */
+const BUSY_RETRY_MS = 2_000;
+
+/** Windows' answer while another process has the file open: EPERM, EBUSY or EACCES. Elsewhere these mean a
+ * real permission problem, which waiting does not fix. */
+function isBusy(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return WINDOWS && (code === 'EPERM' || code === 'EBUSY' || code === 'EACCES');
+}
+
+function retryWhileBusy(op: () => void, deadline: number): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      op();
+      return;
+    } catch (err) {
+      if (!isBusy(err) || Date.now() > deadline) throw err;
+      sleep(Math.min(1 + attempt, 10) * (0.5 + Math.random()));
+    }
   }
 }
 

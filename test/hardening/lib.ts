@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { BIN } from '../helpers/hook';
+import { BIN, hookCommand, hookEnv, WINDOWS } from '../helpers/hook';
 import { prose } from '../helpers/text';
 
 export { BIN, prose };
@@ -99,13 +99,15 @@ export function spawnHook(name: 'pre' | 'post', stdin: string | Buffer, env: Nod
   return new Promise((resolve, reject) => {
     const bin = opts.bin ?? BIN;
     const args = opts.preload ? ['--require', opts.preload, bin, name] : [bin, name];
-    const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'], uid: opts.uid, gid: opts.gid });
+    // Under scripts/test-windows.mjs the plain hook runs as Node for Windows under Wine.
+    const [cmd, argv] = WINDOWS && !opts.preload && !opts.bin ? hookCommand(name) : [process.execPath, args];
+    const child = spawn(cmd, argv, { env: hookEnv(env), stdio: ['pipe', 'pipe', 'pipe'], uid: opts.uid, gid: opts.gid });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });
     child.stderr.on('data', (d) => { stderr += d; });
     child.stdin.on('error', () => undefined); // the hook may stop reading early (oversized input)
-    const killer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? (WINDOWS ? 180_000 : 30_000));
     child.on('error', reject);
     child.on('close', (code, signal) => { clearTimeout(killer); resolve({ code, signal, stdout, stderr }); });
     if (opts.keepOpen) child.stdin.write(stdin);

@@ -147,6 +147,13 @@ describe('shellWord / nodeInvocation', () => {
     expect(nodeInvocation('node', '/Users/Jo Doe/$x/dist/cli.cjs')).toBe('node "/Users/Jo Doe/\\$x/dist/cli.cjs"');
   });
 
+  it('on Windows writes forward slashes (a backslash is an escape to Git Bash) and quotes a path with a space', () => {
+    expect(nodeInvocation('node', 'C:\\Users\\jo\\AppData\\Roaming\\npm\\node_modules\\read-ceiling-pager\\dist\\cli.cjs', 'win32'))
+      .toBe('node C:/Users/jo/AppData/Roaming/npm/node_modules/read-ceiling-pager/dist/cli.cjs');
+    expect(nodeInvocation('node', 'C:\\Users\\Jo Doe\\rcp\\dist\\cli.cjs', 'win32')).toBe('node "C:/Users/Jo Doe/rcp/dist/cli.cjs"');
+    expect(bundleOf(`${nodeInvocation('node', 'C:\\Users\\Jo Doe\\rcp\\dist\\cli.cjs', 'win32')} pre`)).toBe('C:/Users/Jo Doe/rcp/dist/cli.cjs');
+  });
+
   it('round-trips through bundleOf', () => {
     for (const path of ['/opt/rcp/dist/cli.cjs', '/Users/Jo Doe/a"b/dist/cli.cjs']) {
       expect(bundleOf(`${nodeInvocation('node', path)} pre`)).toBe(path);
