@@ -52,7 +52,9 @@ const HOOK_COMMAND = /^(.*?)\s+(pre|post|gate)(?:\s+--gates(?:=|\s+)[\w,-]+)?\s*
 /** `node <bundle>`, quoting the path only when a shell would split or expand it. On Windows the engine runs a
  * hook command with Git Bash, or PowerShell when there is none: paths are written with forward slashes, which
  * both (and cmd.exe) pass to node unchanged, where a backslash would be an escape to Git Bash. */
-export function nodeInvocation(nodeBin: string, bundlePath: string, platform: NodeJS.Platform = process.platform): string {
+export function nodeInvocation(
+  nodeBin: string, bundlePath: string, platform: NodeJS.Platform = process.platform,
+): string {
   const word = (w: string) => shellWord(platform === 'win32' ? w.replace(/\\/g, '/') : w);
   return `${word(nodeBin)} ${word(bundlePath)}`;
 }
