@@ -43,13 +43,18 @@ export interface EstimateReport {
 export function registerEstimate(program: Command): void {
   program
     .command('estimate')
-    .description('dry run of the pre hook: the window\'s estimated tokens against the cap, whether pre would clamp it, to which limit, and the note that would follow')
+    .description(
+      "dry run of the pre hook: the window's estimated tokens against the cap, whether pre would clamp it, to which limit, and the note that would follow",
+    )
     .argument('<file>', 'the file a Read would name')
-    .option('--offset <n>', 'the Read\'s offset (first line, 1-based; 0 means 1)', nonNegativeInt)
-    .option('--limit <m>', 'the Read\'s limit (lines); omitted: to the end of the file', positiveInt)
+    .option('--offset <n>', "the Read's offset (first line, 1-based; 0 means 1)", nonNegativeInt)
+    .option('--limit <m>', "the Read's limit (lines); omitted: to the end of the file", positiveInt)
     .option('--cap <c>', 'the token cap (default: $CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS, else 25000)', positiveInt)
     .option('--json', 'print the report as JSON')
-    .addHelpText('after', '\nExamples:\n  read-ceiling-pager estimate src/big.ts --offset 1 --limit 3000\n  read-ceiling-pager estimate data.json --limit 500 --cap 10000 --json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  read-ceiling-pager estimate src/big.ts --offset 1 --limit 3000\n  read-ceiling-pager estimate data.json --limit 500 --cap 10000 --json',
+    )
     .action((file: string, opts: Options) => {
       const report = estimateRead(resolve(file), opts, process.env);
       process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : render(report));
@@ -69,7 +74,12 @@ export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv
   const deadline = Date.now() + DRY_RUN_DEADLINE_MS;
   const charFloor = neverCountedChars(cap.cap, path);
 
-  const whole = measureWindow(path, first, askedLines ?? Infinity, Math.min(deadline, Date.now() + MEASURE_DEADLINE_MS));
+  const whole = measureWindow(
+    path,
+    first,
+    askedLines ?? Infinity,
+    Math.min(deadline, Date.now() + MEASURE_DEADLINE_MS),
+  );
   const report: EstimateReport = {
     file: path,
     size: stat.size,
@@ -82,10 +92,14 @@ export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv
       chars: whole.chars,
       complete: !whole.scan.timedOut,
     },
-    clamp: null, reason: null, updatedInput: null, note: null,
+    clamp: null,
+    reason: null,
+    updatedInput: null,
+    note: null,
   };
   const plan = planWindow(input, { path, stat }, cap.cap, PRIOR_SIZING, deadline, wholeReads(env));
-  if (plan.kind === 'pass') return { ...report, reason: passReason(plan.reason, { cap: cap.cap, charFloor, first, whole }) };
+  if (plan.kind === 'pass')
+    return { ...report, reason: passReason(plan.reason, { cap: cap.cap, charFloor, first, whole }) };
 
   const last = first + plan.lines - 1;
   const totalLines = stat.size <= MAX_LINE_COUNT_BYTES ? countLines(path) : undefined;
@@ -102,32 +116,58 @@ export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv
     clamp,
     updatedInput: plan.updatedInput,
     note: shortWindowNote({
-      path, totalLines, returnedFirst: first, returnedLast: last, askedFirst: first, askedLast, because, cap: cap.cap,
-      oversize: next?.oversize, next: next?.window && namedWindow(next.window, lastLine, totalLines, askedLines === undefined ? undefined : first + askedLines - 1), end,
+      path,
+      totalLines,
+      returnedFirst: first,
+      returnedLast: last,
+      askedFirst: first,
+      askedLast,
+      because,
+      cap: cap.cap,
+      oversize: next?.oversize,
+      next:
+        next?.window &&
+        namedWindow(next.window, lastLine, totalLines, askedLines === undefined ? undefined : first + askedLines - 1),
+      end,
     }),
   };
 }
 
 /** `pre`'s reason, in words. */
-function passReason(reason: PassReason, c: { cap: number; charFloor: number; first: number; whole: { chars: number } }): string {
+function passReason(
+  reason: PassReason,
+  c: { cap: number; charFloor: number; first: number; whole: { chars: number } },
+): string {
   switch (reason) {
-    case 'not-a-window': return 'a PDF page range or allow_large: the engine counts those differently';
-    case 'engine-pages-it': return `a Read with no limit of a file under 256 KiB: the engine pages it itself (${WHOLE_READS_ENV}=window makes it a window)`;
-    case 'may-fit-whole': return 'a Read with no limit of a file under 256 KiB, estimated near the cap: the engine returns it whole, or pages it';
-    case 'small-file': return `the file is at most ${c.charFloor} bytes, so no window of it is ever counted`;
-    case 'start-beyond-end': return `the file has fewer than ${c.first} lines`;
-    case 'timed-out': return 'the file took too long to read; pre passes the Read through';
-    case 'fits': return c.whole.chars <= c.charFloor
-      ? `the window is at most ${c.charFloor} characters, so the engine never counts it`
-      : `the window fits under the ${c.cap}-token cap`;
-    case 'worth-the-risk': return 'not the first window of the file, and its point estimate fits: one round if it runs, two if clamped';
-    case 'first-line-over-cap': return `line ${c.first} alone is over the cap: no window holding it fits, and post explains the refusal`;
+    case 'not-a-window':
+      return 'a PDF page range or allow_large: the engine counts those differently';
+    case 'engine-pages-it':
+      return `a Read with no limit of a file under 256 KiB: the engine pages it itself (${WHOLE_READS_ENV}=window makes it a window)`;
+    case 'may-fit-whole':
+      return 'a Read with no limit of a file under 256 KiB, estimated near the cap: the engine returns it whole, or pages it';
+    case 'small-file':
+      return `the file is at most ${c.charFloor} bytes, so no window of it is ever counted`;
+    case 'start-beyond-end':
+      return `the file has fewer than ${c.first} lines`;
+    case 'timed-out':
+      return 'the file took too long to read; pre passes the Read through';
+    case 'fits':
+      return c.whole.chars <= c.charFloor
+        ? `the window is at most ${c.charFloor} characters, so the engine never counts it`
+        : `the window fits under the ${c.cap}-token cap`;
+    case 'worth-the-risk':
+      return 'not the first window of the file, and its point estimate fits: one round if it runs, two if clamped';
+    case 'first-line-over-cap':
+      return `line ${c.first} alone is over the cap: no window holding it fits, and post explains the refusal`;
   }
 }
 
 function render(r: EstimateReport): string {
   const n = (x: number): string => x.toLocaleString('en-US');
-  const window = r.window.lines === null ? `lines ${n(r.window.first)}-end` : `lines ${n(r.window.first)}-${n(r.window.first + r.window.lines - 1)}`;
+  const window =
+    r.window.lines === null
+      ? `lines ${n(r.window.first)}-end`
+      : `lines ${n(r.window.first)}-${n(r.window.first + r.window.lines - 1)}`;
   const out = [
     `file      ${r.file} (${n(r.size)} bytes)`,
     `window    ${window}`,
@@ -135,7 +175,9 @@ function render(r: EstimateReport): string {
     `cap       ${n(r.cap.cap)} tokens (${r.cap.from}); windows of at most ${n(r.neverCountedChars)} characters are never counted`,
   ];
   if (r.clamp) {
-    out.push(`pre       clamps to limit ${r.clamp.limit}: lines ${n(r.clamp.first)}-${n(r.clamp.last)}, about ${n(r.clamp.tokens)} tokens, ${n(r.clamp.chars)} characters`);
+    out.push(
+      `pre       clamps to limit ${r.clamp.limit}: lines ${n(r.clamp.first)}-${n(r.clamp.last)}, about ${n(r.clamp.tokens)} tokens, ${n(r.clamp.chars)} characters`,
+    );
     out.push(`input     ${JSON.stringify(r.updatedInput)}`);
     if (r.note) out.push(`note      ${r.note}`);
   } else {
@@ -150,7 +192,7 @@ function statOrThrow(path: string): { size: number } {
     stat = statSync(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${path}: ${code ?? String(err)}`);
+    throw new Error(code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${path}: ${code ?? String(err)}`, { cause: err });
   }
   if (stat.isDirectory()) throw new Error(`${path} is a directory; a Read names a file`);
   if (!stat.isFile()) throw new Error(`${path} is not a regular file`);
@@ -180,6 +222,7 @@ function nonNegativeInt(value: string): number {
 }
 
 function positiveInt(value: string): number {
-  if (!/^\s*\d+\s*$/.test(value) || Number.parseInt(value, 10) === 0) throw new InvalidArgumentError('expected a whole number of 1 or more.');
+  if (!/^\s*\d+\s*$/.test(value) || Number.parseInt(value, 10) === 0)
+    throw new InvalidArgumentError('expected a whole number of 1 or more.');
   return Number.parseInt(value, 10);
 }

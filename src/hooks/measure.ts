@@ -3,7 +3,14 @@ import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { neverCountedChars } from '../estimate/cap.js';
 import { WindowFit, type Budget, type FitResult } from '../estimate/fit.js';
 import { FOLLOW_SAFETY, LEARNED_SAFETY, PRIOR_SAFETY, type Weights } from '../estimate/weights.js';
-import { observationsOf, rememberedFile, withFile, withObservation, type Memory, type Observation } from '../state/memory.js';
+import {
+  observationsOf,
+  rememberedFile,
+  withFile,
+  withObservation,
+  type Memory,
+  type Observation,
+} from '../state/memory.js';
 import type { HookContext } from './context.js';
 import { modelPrior, type ModelPrior } from '../state/model.js';
 import { learnedFor, type SessionState } from '../state/session.js';
@@ -36,8 +43,13 @@ export const PRIOR_SIZING: Sizing = { ratio: 1, safety: PRIOR_SAFETY, noFloor: f
  * (what its counts taught about the estimate) or the calibration: with its full margin for the first window of the
  * file, a narrower one, and leave to gamble, for the windows after it. After a refusal nothing gambles, so a file
  * is refused at most once. */
-export function sizingFor(learned: Pick<Learned, 'ratio' | 'noFloor'> | undefined, followOn = false, prior?: ModelPrior): Sizing {
-  if (learned) return { ratio: learned.ratio, safety: LEARNED_SAFETY, noFloor: learned.noFloor === true, gamble: false };
+export function sizingFor(
+  learned: Pick<Learned, 'ratio' | 'noFloor'> | undefined,
+  followOn = false,
+  prior?: ModelPrior,
+): Sizing {
+  if (learned)
+    return { ratio: learned.ratio, safety: LEARNED_SAFETY, noFloor: learned.noFloor === true, gamble: false };
   if (!prior) return followOn ? { ...PRIOR_SIZING, safety: FOLLOW_SAFETY, gamble: true } : PRIOR_SIZING;
   return followOn
     ? { ...PRIOR_SIZING, safety: Math.min(prior.safety, FOLLOW_SAFETY), weights: prior.weights, gamble: true }
@@ -51,7 +63,14 @@ export function mayGamble(sizing: Sizing): boolean {
 }
 
 /** Whether the whole window from `first` fits by its point estimate, without the margin. */
-export function fitsAtPoint(path: string, first: number, lines: number, cap: number, sizing: Sizing, deadline: number): boolean {
+export function fitsAtPoint(
+  path: string,
+  first: number,
+  lines: number,
+  cap: number,
+  sizing: Sizing,
+  deadline: number,
+): boolean {
   const fit = fitWindow(path, first, budgetFor(path, cap, { ...sizing, safety: 1 }, lines), deadline);
   return !fit.scan.timedOut && fit.whole && fit.lines > 0;
 }
@@ -59,15 +78,26 @@ export function fitsAtPoint(path: string, first: number, lines: number, cap: num
 /** How a file's windows are sized from what the session and earlier sessions know: the file's learned density,
  * else the prior of the session's model (or of the last model seen, before the session names its own). */
 export function sizingFrom(
-  state: SessionState, memory: Memory, file: { path: string; size: number; mtimeMs: number }, followOn: boolean, now: number,
+  state: SessionState,
+  memory: Memory,
+  file: { path: string; size: number; mtimeMs: number },
+  followOn: boolean,
+  now: number,
 ): Sizing {
-  const learned = learnedFor(state, file.path, file.size, file.mtimeMs) ?? rememberedFile(memory, file.path, file.size, file.mtimeMs);
+  const learned =
+    learnedFor(state, file.path, file.size, file.mtimeMs) ?? rememberedFile(memory, file.path, file.size, file.mtimeMs);
   return sizingFor(learned, followOn, modelPrior(observationsOf(memory, state.model ?? memory.lastModel, now)));
 }
 
 /** What the engine counted, kept for later sessions: the file's density, and the count beside the estimate for the
  * model's prior. */
-export function remember(ctx: HookContext, path: string, learned: Learned, model: string | undefined, obs: Observation): void {
+export function remember(
+  ctx: HookContext,
+  path: string,
+  learned: Learned,
+  model: string | undefined,
+  obs: Observation,
+): void {
   ctx.store.updateMemory((m) => {
     const withIt = withFile(m, path, learned);
     return model === undefined ? withIt : withObservation(withIt, model, obs);
@@ -75,7 +105,13 @@ export function remember(ctx: HookContext, path: string, learned: Learned, model
 }
 
 export function budgetFor(path: string, cap: number, sizing: Sizing, maxLines: number): Budget {
-  const budget: Budget = { cap, charFloor: sizing.noFloor ? 0 : neverCountedChars(cap, path), ratio: sizing.ratio, safety: sizing.safety, maxLines };
+  const budget: Budget = {
+    cap,
+    charFloor: sizing.noFloor ? 0 : neverCountedChars(cap, path),
+    ratio: sizing.ratio,
+    safety: sizing.safety,
+    maxLines,
+  };
   if (sizing.weights) budget.weights = sizing.weights;
   return budget;
 }
@@ -102,7 +138,13 @@ export interface PastOversize {
 const MAX_OVERSIZE_PROBES = 16;
 
 /** Skips lines that alone do not fit the budget, starting at `first` and not past `last`. */
-export function skipOversize(path: string, first: number, last: number, budget: Budget, deadline: number): PastOversize | undefined {
+export function skipOversize(
+  path: string,
+  first: number,
+  last: number,
+  budget: Budget,
+  deadline: number,
+): PastOversize | undefined {
   let line = first;
   let oversize: OversizeLines | undefined;
   while (line <= last && line - first < MAX_OVERSIZE_PROBES) {
@@ -125,7 +167,12 @@ export function skipOversize(path: string, first: number, last: number, budget: 
  * the cap, the largest window the estimate says fits, so that following it runs without a clamp. `window` is
  * undefined when nothing readable is left; the whole is undefined when the file could not be measured in time. */
 export function continuation(
-  path: string, first: number, end: number, cap: number, sizing: Sizing, deadline: number,
+  path: string,
+  first: number,
+  end: number,
+  cap: number,
+  sizing: Sizing,
+  deadline: number,
 ): { window: NextWindow | undefined; oversize: OversizeLines | undefined } | undefined {
   const budget = budgetFor(path, cap, sizing, 1);
   const past = skipOversize(path, first, end, budget, deadline);
@@ -135,7 +182,10 @@ export function continuation(
   const fit = fitWindow(path, past.nextFitting, { ...budget, maxLines: rest }, deadline);
   if (fit.scan.timedOut || fit.scan.startBeyondEnd || fit.lines === 0) return undefined;
   // When the whole rest fits by its point estimate, it is named whole: no short tail left for a round of its own.
-  const lines = !fit.whole && mayGamble(sizing) && fitsAtPoint(path, past.nextFitting, rest, cap, sizing, deadline) ? rest : Math.min(fit.lines, rest);
+  const lines =
+    !fit.whole && mayGamble(sizing) && fitsAtPoint(path, past.nextFitting, rest, cap, sizing, deadline)
+      ? rest
+      : Math.min(fit.lines, rest);
   return { window: { first: past.nextFitting, lines }, oversize: past.oversize };
 }
 
@@ -158,7 +208,12 @@ export function endsWithNewline(path: string, size: number): boolean {
 /** The window to name, from the continuation that fits: one that reaches the file's last line asks for a line more
  * than is left (when what was asked goes past it), so that a reader who pages on until a Read comes back shorter
  * than asked stops there, and is not sent for the empty line the engine counts after a final newline. Pure. */
-export function namedWindow(fit: NextWindow, lastLine: number, totalLines: number, askedLast: number | undefined): NextWindow {
+export function namedWindow(
+  fit: NextWindow,
+  lastLine: number,
+  totalLines: number,
+  askedLast: number | undefined,
+): NextWindow {
   if (fit.first + fit.lines - 1 < lastLine) return fit;
   const limit = Math.min(totalLines - fit.first + 2, (askedLast ?? Infinity) - fit.first + 1);
   return { first: fit.first, lines: Math.max(fit.lines, limit) };

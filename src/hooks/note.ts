@@ -65,23 +65,35 @@ export function shortWindowNote(w: ShortWindow): string {
   const fits = `, the most that fits under the ${w.cap}-token Read cap`;
   switch (w.because) {
     case 'clamped':
-      parts.push(`This Read returned ${returned} of the requested ${asked ?? `${w.askedFirst}-${w.totalLines}`}${fits}.`);
+      parts.push(
+        `This Read returned ${returned} of the requested ${asked ?? `${w.askedFirst}-${w.totalLines}`}${fits}.`,
+      );
       break;
     case 'shortened':
-      parts.push(`This Read returned ${returned} of the requested ${asked ?? `${w.askedFirst}-${w.totalLines}`} (the window was shortened before it ran).`);
+      parts.push(
+        `This Read returned ${returned} of the requested ${asked ?? `${w.askedFirst}-${w.totalLines}`} (the window was shortened before it ran).`,
+      );
       break;
     case 'continuing':
-      parts.push(`This Read returned ${returned}, continuing ${asked ? `the requested ${asked}` : 'a read of the whole file'}.`);
+      parts.push(
+        `This Read returned ${returned}, continuing ${asked ? `the requested ${asked}` : 'a read of the whole file'}.`,
+      );
       break;
     case 'over-size':
-      parts.push(`A Read without limit is refused for a file over 256 KiB, so this Read returned ${returned} as a window${fits}.`);
+      parts.push(
+        `A Read without limit is refused for a file over 256 KiB, so this Read returned ${returned} as a window${fits}.`,
+      );
       break;
     case 'edit-guard':
-      parts.push(`A Read without limit of this file would return a partial page, which does not count as reading the file for Edit, so this Read returned ${returned} as a window${fits}.`);
+      parts.push(
+        `A Read without limit of this file would return a partial page, which does not count as reading the file for Edit, so this Read returned ${returned} as a window${fits}.`,
+      );
       break;
     case 'partial-page': {
       const share = Math.round((100 * (w.returnedLast - w.returnedFirst + 1)) / Math.max(1, w.end));
-      parts.push(`This Read without limit showed ${returned} (${share}% of the file's lines), the engine's partial page, which does not count as having read the file for Write; a window does.`);
+      parts.push(
+        `This Read without limit showed ${returned} (${share}% of the file's lines), the engine's partial page, which does not count as having read the file for Write; a window does.`,
+      );
       break;
     }
   }
@@ -92,16 +104,20 @@ export function shortWindowNote(w: ShortWindow): string {
 
 function nextSentence(w: ShortWindow): string {
   const next = w.next;
-  if (!next) return w.askedLast === undefined ? 'Nothing is left of the file.' : 'Nothing is left of the requested window.';
+  if (!next)
+    return w.askedLast === undefined ? 'Nothing is left of the file.' : 'Nothing is left of the requested window.';
   const unseen = `${capitalize(range2(next.first, w.end))} ${next.first === w.end ? 'is' : 'are'} not shown yet`;
   const call = `offset=${next.first} limit=${next.lines}`;
-  const banner = w.bannerOver === undefined ? ''
-    : ` The banner's page of ${w.bannerOver} lines is over the cap by this estimate; this one fits.`;
+  const banner =
+    w.bannerOver === undefined
+      ? ''
+      : ` The banner's page of ${w.bannerOver} lines is over the cap by this estimate; this one fits.`;
   if (next.first + next.lines - 1 >= w.end) {
     // It may ask for a line past the end: the engine returns what there is, and the reader knows it reached the end.
-    const on = w.readingOn && w.askedLast !== undefined
-      ? `, and offset=${w.readingOn.first} limit=${w.readingOn.lines} (to line ${w.readingOn.first + w.readingOn.lines - 1}) the most that fits reading on`
-      : '';
+    const on =
+      w.readingOn && w.askedLast !== undefined
+        ? `, and offset=${w.readingOn.first} limit=${w.readingOn.lines} (to line ${w.readingOn.first + w.readingOn.lines - 1}) the most that fits reading on`
+        : '';
     return `${unseen}; ${call} is the rest of ${w.askedLast === undefined ? 'the file' : 'the requested window'}${on}.${banner}`;
   }
   return `${unseen}; ${call} (${linesWord(next)}) is the most that fits next under the ${w.cap}-token cap.${banner}`;
@@ -129,21 +145,31 @@ export interface RefusalAdvice {
 
 /** The note after the engine refused a window anyway. */
 export function refusalNote(a: RefusalAdvice): string {
-  const window = a.refusedLast !== undefined ? `lines ${range(a.refusedFirst, a.refusedLast)}` : `the lines from ${a.refusedFirst}`;
+  const window =
+    a.refusedLast !== undefined ? `lines ${range(a.refusedFirst, a.refusedLast)}` : `the lines from ${a.refusedFirst}`;
   const parts = [PREFIX];
   if ('tokens' in a.engine) {
-    const density = a.charsPerToken !== undefined ? ` (about ${a.charsPerToken.toFixed(1)} characters per token in this file)` : '';
-    parts.push(`the engine counted ${window} of ${shortPath(a.path)} at ${a.engine.tokens} tokens, over its cap of ${a.engine.cap}${density}.`);
+    const density =
+      a.charsPerToken !== undefined ? ` (about ${a.charsPerToken.toFixed(1)} characters per token in this file)` : '';
+    parts.push(
+      `the engine counted ${window} of ${shortPath(a.path)} at ${a.engine.tokens} tokens, over its cap of ${a.engine.cap}${density}.`,
+    );
   } else if ('size' in a.engine) {
     parts.push(`${shortPath(a.path)} (${a.engine.size}) is over the ${a.engine.max} a Read without limit may return.`);
   } else {
     parts.push(`${window} of ${shortPath(a.path)} hold over ${a.engine.rangeMax}, more than one Read may return.`);
   }
   if (a.fits) {
-    parts.push(`offset=${a.fits.first} limit=${a.fits.lines} (${linesWord(a.fits)}) fits under the ${a.cap}-token cap.`);
+    parts.push(
+      `offset=${a.fits.first} limit=${a.fits.lines} (${linesWord(a.fits)}) fits under the ${a.cap}-token cap.`,
+    );
   } else if (a.oversize) {
     parts.push(oversizeSentence(a.path, a.oversize));
-    parts.push(a.after ? `Reading goes on with offset=${a.after.first} limit=${a.after.lines}.` : 'No lines follow them in that window.');
+    parts.push(
+      a.after
+        ? `Reading goes on with offset=${a.after.first} limit=${a.after.lines}.`
+        : 'No lines follow them in that window.',
+    );
   }
   return parts.join(' ');
 }
@@ -151,9 +177,11 @@ export function refusalNote(a: RefusalAdvice): string {
 function oversizeSentence(path: string, o: OversizeLines): string {
   const which = o.first === o.last ? `Line ${o.first} alone is` : `Lines ${o.first}-${o.last} are each`;
   const size = `about ${Math.round(o.tokens)} tokens (${o.chars} characters${o.first === o.last ? '' : ' for the first'})`;
-  return `${which} over the cap, ${size}: no Read window holding ${o.first === o.last ? 'it' : 'them'} fits. `
-    + `Grep finds text inside ${o.first === o.last ? 'it' : 'them'}, and a shell byte range shows a part, for example `
-    + `${byteRangeAdvice(path, o.first)}.`;
+  return (
+    `${which} over the cap, ${size}: no Read window holding ${o.first === o.last ? 'it' : 'them'} fits. ` +
+    `Grep finds text inside ${o.first === o.last ? 'it' : 'them'}, and a shell byte range shows a part, for example ` +
+    `${byteRangeAdvice(path, o.first)}.`
+  );
 }
 
 /** A command that shows the first 20,000 characters of one line. POSIX tools everywhere (BSD and GNU alike);
@@ -186,12 +214,18 @@ function shellQuote(path: string): string {
 }
 
 /** Said by `pre` only when its plan could not be recorded, so that the clamp never goes unexplained. */
-export function clampedNote(path: string, plan: { sentFirst: number; sentLines: number; askedLines?: number; cap: number }): string {
+export function clampedNote(
+  path: string,
+  plan: { sentFirst: number; sentLines: number; askedLines?: number; cap: number },
+): string {
   const last = plan.sentFirst + plan.sentLines - 1;
-  const asked = plan.askedLines === undefined
-    ? `the lines from ${plan.sentFirst} on`
-    : `the requested ${range(plan.sentFirst, plan.sentFirst + plan.askedLines - 1)}`;
+  const asked =
+    plan.askedLines === undefined
+      ? `the lines from ${plan.sentFirst} on`
+      : `the requested ${range(plan.sentFirst, plan.sentFirst + plan.askedLines - 1)}`;
   const rest = plan.askedLines === undefined ? plan.sentLines : plan.askedLines - plan.sentLines;
-  return `${PREFIX} this Read of ${shortPath(path)} was shortened to lines ${range(plan.sentFirst, last)} of ${asked}, `
-    + `the most that fits under the ${plan.cap}-token Read cap. offset=${last + 1} limit=${rest} continues from there.`;
+  return (
+    `${PREFIX} this Read of ${shortPath(path)} was shortened to lines ${range(plan.sentFirst, last)} of ${asked}, ` +
+    `the most that fits under the ${plan.cap}-token Read cap. offset=${last + 1} limit=${rest} continues from there.`
+  );
 }

@@ -4,13 +4,31 @@
 import { ENGINE_PAGE_FILL, resolveCap, WHOLE_FILE_MAX_BYTES, neverCountedChars } from '../estimate/cap.js';
 import { ownValue } from '../state/record.js';
 import {
-  learnedFor, readingContinued, withLearned, withModel, withoutPlan, withReading, type Plan, type Reading, type SessionState,
+  learnedFor,
+  readingContinued,
+  withLearned,
+  withModel,
+  withoutPlan,
+  withReading,
+  type Plan,
+  type Reading,
+  type SessionState,
 } from '../state/session.js';
 import { regularFile, resolvedPath, type HookContext } from './context.js';
 import { ReadInput, type PostEvent, type PostToolUse, type PostToolUseFailure } from './input.js';
 import {
-  budgetFor, continuation, endsWithNewline, fitWindow, measureWindow, namedWindow, remember, sizingFor, sizingFrom, skipOversize,
-  type Measured, type Sizing,
+  budgetFor,
+  continuation,
+  endsWithNewline,
+  fitWindow,
+  measureWindow,
+  namedWindow,
+  remember,
+  sizingFor,
+  sizingFrom,
+  skipOversize,
+  type Measured,
+  type Sizing,
 } from './measure.js';
 import { refusalNote, shortWindowNote, type NextWindow, type RefusalAdvice, type ShortBecause } from './note.js';
 import { parseRefusal } from './refusal.js';
@@ -29,7 +47,9 @@ export type NoNoteReason =
   | 'refused-window-unmeasured' // timed out, or nothing to measure
   | 'timed-out-or-past-end'
   | 'nothing-to-advise';
-export interface Silent { silent: NoNoteReason }
+export interface Silent {
+  silent: NoNoteReason;
+}
 const silent = (reason: NoNoteReason): Silent => ({ silent: reason });
 
 export function handlePost(event: PostEvent, ctx: HookContext): string | Silent {
@@ -53,7 +73,12 @@ interface Asked {
   because: ShortBecause;
 }
 
-function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: SessionState, ctx: HookContext): string | Silent {
+function afterSuccess(
+  event: PostToolUse,
+  plan: Plan | undefined,
+  state: SessionState,
+  ctx: HookContext,
+): string | Silent {
   const input = event.tool_input;
   const out = event.tool_response.file;
   if (out.numLines === 0) return silent('nothing-returned');
@@ -72,30 +97,44 @@ function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: Session
   const end = asked.last === undefined ? lastLine : Math.min(asked.last, lastLine);
   if (returnedLast >= end) {
     // A reading of ours is done; the file stays known as read, so its next window is not a first one.
-    if (file && asked.because !== 'shortened') ctx.store.update(event.session_id, (s) => withReading(s, file.path, done(file, asked, ctx.now)));
+    if (file && asked.because !== 'shortened')
+      ctx.store.update(event.session_id, (s) => withReading(s, file.path, done(file, asked, ctx.now)));
     return silent('returned-all-asked');
   }
 
   const cap = plan?.cap ?? resolveCap(ctx.env, state.cap).cap;
-  const sizing = !file ? undefined
-    : (asked.because === 'partial-page' ? fromPartialPage(state, file, out, cap, ctx.deadline) : undefined) ?? sizingOf(state, ctx, file, true);
+  const sizing = !file
+    ? undefined
+    : ((asked.because === 'partial-page' ? fromPartialPage(state, file, out, cap, ctx.deadline) : undefined) ??
+      sizingOf(state, ctx, file, true));
   const next = file && sizing ? continuation(file.path, returnedLast + 1, end, cap, sizing, ctx.deadline) : undefined;
   const fitted = next?.window ?? (next ? undefined : { first: returnedLast + 1, lines: end - returnedLast });
   const after = fitted && namedWindow(fitted, lastLine, out.totalLines, asked.last);
   // The rest of the window fits with room to spare, and the file goes on: a reader reading on may take more.
-  const readingOn = file && sizing && after && next?.window && end < lastLine && after.first + after.lines - 1 >= end
-    ? readOn(file.path, after, lastLine, out.totalLines, cap, sizing, ctx.deadline) : undefined;
+  const readingOn =
+    file && sizing && after && next?.window && end < lastLine && after.first + after.lines - 1 >= end
+      ? readOn(file.path, after, lastLine, out.totalLines, cap, sizing, ctx.deadline)
+      : undefined;
   if (file && after) {
     const named = readingOn ?? after;
     const reading: Reading = {
-      size: file.stat.size, mtimeMs: file.stat.mtimeMs, askedFirst: asked.first, askedLast: asked.last ?? 0,
-      whole: asked.last === undefined && asked.first === 1, nextFirst: named.first, nextLines: named.lines, at: ctx.now,
+      size: file.stat.size,
+      mtimeMs: file.stat.mtimeMs,
+      askedFirst: asked.first,
+      askedLast: asked.last ?? 0,
+      whole: asked.last === undefined && asked.first === 1,
+      nextFirst: named.first,
+      nextLines: named.lines,
+      at: ctx.now,
       ...(asked.because === 'partial-page' ? { partialOf: event.tool_use_id } : {}),
     };
     ctx.store.update(event.session_id, (s) => withReading(s, file.path, reading));
   }
   const bannerPage = out.numLines;
-  const bannerOver = asked.because === 'partial-page' && after && after.lines < Math.min(bannerPage, end - after.first + 1) ? bannerPage : undefined;
+  const bannerOver =
+    asked.because === 'partial-page' && after && after.lines < Math.min(bannerPage, end - after.first + 1)
+      ? bannerPage
+      : undefined;
   return shortWindowNote({
     path: input.file_path,
     totalLines: out.totalLines,
@@ -116,18 +155,33 @@ function afterSuccess(event: PostToolUse, plan: Plan | undefined, state: Session
 /** The longest window from the rest's first line that fits, past the end of the requested window; undefined when
  * it is no longer than the rest. */
 function readOn(
-  path: string, rest: NextWindow, lastLine: number, totalLines: number, cap: number, sizing: Sizing, deadline: number,
+  path: string,
+  rest: NextWindow,
+  lastLine: number,
+  totalLines: number,
+  cap: number,
+  sizing: Sizing,
+  deadline: number,
 ): NextWindow | undefined {
   const fit = fitWindow(path, rest.first, budgetFor(path, cap, sizing, lastLine - rest.first + 1), deadline);
   if (fit.scan.timedOut || fit.lines <= rest.lines) return undefined;
-  return namedWindow({ first: rest.first, lines: Math.min(fit.lines, lastLine - rest.first + 1) }, lastLine, totalLines, undefined);
+  return namedWindow(
+    { first: rest.first, lines: Math.min(fit.lines, lastLine - rest.first + 1) },
+    lastLine,
+    totalLines,
+    undefined,
+  );
 }
 
 /** The engine sized its partial page from its count of the whole file: about `lines × cap / tokens × 0.85` lines
  * (fewer, if its page then estimated over the cap). So the page's length gives that count, or a little more,
  * before the banner that holds it reaches the transcript. Undefined when the file's density is known already. */
 function fromPartialPage(
-  state: SessionState, file: FileAtHand, out: PostToolUse['tool_response']['file'], cap: number, deadline: number,
+  state: SessionState,
+  file: FileAtHand,
+  out: PostToolUse['tool_response']['file'],
+  cap: number,
+  deadline: number,
 ): Sizing | undefined {
   if (learnedFor(state, file.path, file.stat.size, file.stat.mtimeMs) || out.numLines < 2) return undefined;
   const whole = measureWindow(file.path, 1, Infinity, deadline);
@@ -138,13 +192,25 @@ function fromPartialPage(
 
 function done(file: FileAtHand, asked: Asked, now: number): Reading {
   return {
-    size: file.stat.size, mtimeMs: file.stat.mtimeMs, askedFirst: asked.first, askedLast: asked.last ?? 0,
-    whole: asked.last === undefined && asked.first === 1, nextFirst: 0, nextLines: 0, at: now,
+    size: file.stat.size,
+    mtimeMs: file.stat.mtimeMs,
+    askedFirst: asked.first,
+    askedLast: asked.last ?? 0,
+    whole: asked.last === undefined && asked.first === 1,
+    nextFirst: 0,
+    nextLines: 0,
+    at: now,
   };
 }
 
 /** Which reading this Read belongs to, or undefined when it was complete as asked. */
-function askedFor(event: PostToolUse, plan: Plan | undefined, state: SessionState, file: FileAtHand | undefined, returnedFirst: number): Asked | undefined {
+function askedFor(
+  event: PostToolUse,
+  plan: Plan | undefined,
+  state: SessionState,
+  file: FileAtHand | undefined,
+  returnedFirst: number,
+): Asked | undefined {
   const input = event.tool_input;
   const out = event.tool_response.file;
   let asked: Asked;
@@ -153,7 +219,11 @@ function askedFor(event: PostToolUse, plan: Plan | undefined, state: SessionStat
   } else if (plan) {
     const last = plan.askedLines === undefined ? undefined : plan.askedFirst + plan.askedLines - 1;
     const wholeRead = plan.askedLines === undefined && plan.askedFirst === 1;
-    asked = { first: plan.askedFirst, last, because: !wholeRead ? 'clamped' : plan.size > WHOLE_FILE_MAX_BYTES ? 'over-size' : 'edit-guard' };
+    asked = {
+      first: plan.askedFirst,
+      last,
+      because: !wholeRead ? 'clamped' : plan.size > WHOLE_FILE_MAX_BYTES ? 'over-size' : 'edit-guard',
+    };
   } else if (input.limit !== undefined) {
     asked = askedByModel(event, returnedFirst);
   } else {
@@ -161,8 +231,20 @@ function askedFor(event: PostToolUse, plan: Plan | undefined, state: SessionStat
   }
   // Following a note of ours continues the reading that note was part of.
   if (file && asked.last !== undefined) {
-    const reading = readingContinued(state, file.path, file.stat.size, file.stat.mtimeMs, asked.first, asked.last - asked.first + 1);
-    if (reading) return { first: reading.askedFirst, last: reading.askedLast === 0 ? undefined : reading.askedLast, because: 'continuing' };
+    const reading = readingContinued(
+      state,
+      file.path,
+      file.stat.size,
+      file.stat.mtimeMs,
+      asked.first,
+      asked.last - asked.first + 1,
+    );
+    if (reading)
+      return {
+        first: reading.askedFirst,
+        last: reading.askedLast === 0 ? undefined : reading.askedLast,
+        because: 'continuing',
+      };
   }
   return asked;
 }
@@ -170,11 +252,19 @@ function askedFor(event: PostToolUse, plan: Plan | undefined, state: SessionStat
 /** The window the model asked for, from its own tool_use in the transcript: the input that ran may have
  * been shortened by another hook. Falls back to the input that ran. */
 function askedByModel(event: PostToolUse, returnedFirst: number): Asked {
-  const ran: Asked = { first: returnedFirst, last: returnedFirst + (event.tool_input.limit ?? 1) - 1, because: 'shortened' };
+  const ran: Asked = {
+    first: returnedFirst,
+    last: returnedFirst + (event.tool_input.limit ?? 1) - 1,
+    because: 'shortened',
+  };
   const model = ReadInput.safeParse(modelInput(event.transcript_path, event.tool_use_id));
   if (!model.success || model.data.file_path !== event.tool_input.file_path) return ran;
   const request = classifyRead(model.data);
-  if (request.kind === 'window' && request.first === returnedFirst && request.lines > (event.tool_input.limit ?? Infinity)) {
+  if (
+    request.kind === 'window' &&
+    request.first === returnedFirst &&
+    request.lines > (event.tool_input.limit ?? Infinity)
+  ) {
     return { first: request.first, last: request.first + request.lines - 1, because: 'shortened' };
   }
   return ran;
@@ -182,7 +272,13 @@ function askedByModel(event: PostToolUse, returnedFirst: number): Asked {
 
 /** How this file's windows are sized (`followOn`: for a window after the first). */
 function sizingOf(state: SessionState, ctx: HookContext, file: FileAtHand, followOn: boolean): Sizing {
-  return sizingFrom(state, ctx.store.readMemory(), { path: file.path, size: file.stat.size, mtimeMs: file.stat.mtimeMs }, followOn, ctx.now);
+  return sizingFrom(
+    state,
+    ctx.store.readMemory(),
+    { path: file.path, size: file.stat.size, mtimeMs: file.stat.mtimeMs },
+    followOn,
+    ctx.now,
+  );
 }
 
 function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookContext): string | Silent {
@@ -205,11 +301,18 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
   if (refusal.kind === 'tokens') {
     // The engine's count of this very window tells the file's density better than any prior.
     const refused = measureWindow(file.path, first, maxLines, ctx.deadline);
-    if (refused.scan.timedOut || refused.lines === 0 || refused.pointTokens <= 0) return silent('refused-window-unmeasured');
+    if (refused.scan.timedOut || refused.lines === 0 || refused.pointTokens <= 0)
+      return silent('refused-window-unmeasured');
     cap = refusal.cap;
     // A window its skip rule should never have counted was counted: that rule does not hold for this file.
     const noFloor = sizing.noFloor || refused.chars <= neverCountedChars(refusal.cap, file.path);
-    const learned = { size, mtimeMs, ratio: refusal.tokens / refused.pointTokens, at: ctx.now, ...(noFloor ? { noFloor } : {}) };
+    const learned = {
+      size,
+      mtimeMs,
+      ratio: refusal.tokens / refused.pointTokens,
+      at: ctx.now,
+      ...(noFloor ? { noFloor } : {}),
+    };
     sizing = sizingFor(learned);
     charsPerToken = refused.chars / refusal.tokens;
     refusedLast = first + wantedLines(refused, endsNl) - 1;
@@ -231,8 +334,12 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
     path: input.file_path,
     refusedFirst: first,
     refusedLast,
-    engine: refusal.kind === 'tokens' ? { tokens: refusal.tokens, cap: refusal.cap }
-      : refusal.kind === 'size' ? { size: refusal.size, max: refusal.max } : { rangeMax: refusal.max },
+    engine:
+      refusal.kind === 'tokens'
+        ? { tokens: refusal.tokens, cap: refusal.cap }
+        : refusal.kind === 'size'
+          ? { size: refusal.size, max: refusal.max }
+          : { rangeMax: refusal.max },
     charsPerToken,
     cap,
     fits: fitsLines > 0 ? { first, lines: fitsLines } : undefined,
@@ -244,7 +351,12 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
     if (!past?.oversize) return silent('nothing-to-advise');
     advice.oversize = past.oversize;
     if (past.nextFitting <= last) {
-      const after = fitWindow(file.path, past.nextFitting, { ...budget, maxLines: last - past.nextFitting + 1 }, ctx.deadline);
+      const after = fitWindow(
+        file.path,
+        past.nextFitting,
+        { ...budget, maxLines: last - past.nextFitting + 1 },
+        ctx.deadline,
+      );
       if (!after.scan.timedOut && !after.scan.startBeyondEnd && after.lines > 0) {
         advice.after = { first: past.nextFitting, lines: wantedLines(after, endsNl) };
       }
@@ -252,10 +364,14 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
   }
   // A refused continuation of ours stays part of its reading: following the advice gets the next note.
   const named = advice.fits ?? advice.after;
-  const continued = named && request.kind === 'window'
-    ? readingContinued(state, file.path, size, mtimeMs, first, request.lines) : undefined;
+  const continued =
+    named && request.kind === 'window'
+      ? readingContinued(state, file.path, size, mtimeMs, first, request.lines)
+      : undefined;
   if (continued && named) {
-    ctx.store.update(event.session_id, (s) => withReading(s, file.path, { ...continued, nextFirst: named.first, nextLines: named.lines, at: ctx.now }));
+    ctx.store.update(event.session_id, (s) =>
+      withReading(s, file.path, { ...continued, nextFirst: named.first, nextLines: named.lines, at: ctx.now }),
+    );
   }
   return refusalNote(advice);
 }

@@ -2,11 +2,29 @@
 import type { Stats } from 'node:fs';
 import { neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES } from '../estimate/cap.js';
 import {
-  readingContinued, readingOf, withLearned, withModel, withPlan, withReading, type Learned, type Plan, type Reading,
+  readingContinued,
+  readingOf,
+  withLearned,
+  withModel,
+  withPlan,
+  withReading,
+  type Learned,
+  type Plan,
+  type Reading,
 } from '../state/session.js';
 import { regularFile, type HookContext } from './context.js';
 import type { PreToolUse, ReadInput } from './input.js';
-import { budgetFor, fitsAtPoint, fitWindow, mayGamble, measureWindow, remember, sizingFor, sizingFrom, type Sizing } from './measure.js';
+import {
+  budgetFor,
+  fitsAtPoint,
+  fitWindow,
+  mayGamble,
+  measureWindow,
+  remember,
+  sizingFor,
+  sizingFrom,
+  type Sizing,
+} from './measure.js';
 import { clampedNote } from './note.js';
 import { classifyRead, clampedInput } from './request.js';
 import { bannerCount } from './transcript.js';
@@ -20,7 +38,7 @@ export interface PreDecision {
 /** Why a Read is left as the model asked. */
 export type PassReason =
   | 'not-a-window' // PDFs, allow_large
-  | 'engine-pages-it' // no limit, under 256 KiB: the engine's partial page (READ_CEILING_PAGER_WHOLE_READS=window: a window)
+  | 'engine-pages-it' // no limit, under 256 KiB: the engine's partial page (unless READ_CEILING_PAGER_WHOLE_READS=window)
   | 'may-fit-whole' // no limit, under 256 KiB, estimated near the cap: the engine returns it whole or pages it
   | 'small-file' // no window of the file is ever counted
   | 'start-beyond-end'
@@ -32,15 +50,15 @@ export type PassReason =
 export type WindowPlan =
   | { kind: 'pass'; reason: PassReason }
   | {
-    kind: 'clamp';
-    first: number;
-    /** The model's line count; undefined for a read to the end of the file. */
-    askedLines: number | undefined;
-    lines: number;
-    safeTokens: number;
-    chars: number;
-    updatedInput: Record<string, unknown>;
-  };
+      kind: 'clamp';
+      first: number;
+      /** The model's line count; undefined for a read to the end of the file. */
+      askedLines: number | undefined;
+      lines: number;
+      safeTokens: number;
+      chars: number;
+      updatedInput: Record<string, unknown>;
+    };
 
 /** The smallest cap sessions are known to run at (a server flag); below this size no window is at risk. */
 const SMALLEST_KNOWN_CAP = 10_000;
@@ -62,15 +80,29 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   // A partial page's banner, now in the transcript, holds the engine's count of the whole file.
   const fromBanner = reading?.partialOf !== undefined ? learnFromBanner(event, file.path, reading, ctx) : undefined;
   // The window a note of ours named runs as named: it was sized to fit when the note was written.
-  if (!fromBanner && request.kind === 'window' && readingContinued(state, file.path, size, mtimeMs, request.first, request.lines)) return { pass: 'named-continuation' };
+  if (
+    !fromBanner &&
+    request.kind === 'window' &&
+    readingContinued(state, file.path, size, mtimeMs, request.first, request.lines)
+  )
+    return { pass: 'named-continuation' };
   const followOn = reading !== undefined;
-  const sizing = fromBanner ? sizingFor(fromBanner) : sizingFrom(state, ctx.store.readMemory(), { path: file.path, size, mtimeMs }, followOn, ctx.now);
+  const sizing = fromBanner
+    ? sizingFor(fromBanner)
+    : sizingFrom(state, ctx.store.readMemory(), { path: file.path, size, mtimeMs }, followOn, ctx.now);
   const plan = planWindow(input, file, cap, sizing, ctx.deadline, wholeReads(ctx.env));
   if (plan.kind === 'pass') return { pass: plan.reason };
 
   const record: Plan = {
-    file: file.path, size: file.stat.size, mtimeMs: file.stat.mtimeMs, askedFirst: plan.first, sentFirst: plan.first,
-    sentLines: plan.lines, estimate: Math.round(plan.safeTokens), cap, at: ctx.now,
+    file: file.path,
+    size: file.stat.size,
+    mtimeMs: file.stat.mtimeMs,
+    askedFirst: plan.first,
+    sentFirst: plan.first,
+    sentLines: plan.lines,
+    estimate: Math.round(plan.safeTokens),
+    cap,
+    at: ctx.now,
   };
   if (plan.askedLines !== undefined) record.askedLines = plan.askedLines;
   const recorded = ctx.store.update(event.session_id, (s) => withPlan(s, event.tool_use_id, record));
@@ -88,8 +120,15 @@ function learnFromBanner(event: PreToolUse, path: string, reading: Reading, ctx:
     if (!count) ctx.store.update(event.session_id, (s) => withReading(s, path, rest));
     return undefined;
   }
-  const learned: Learned = { size: reading.size, mtimeMs: reading.mtimeMs, ratio: count.tokens / whole.pointTokens, at: ctx.now };
-  ctx.store.update(event.session_id, (s) => withReading(withModel(withLearned(s, path, learned, count.cap), count.model), path, rest));
+  const learned: Learned = {
+    size: reading.size,
+    mtimeMs: reading.mtimeMs,
+    ratio: count.tokens / whole.pointTokens,
+    at: ctx.now,
+  };
+  ctx.store.update(event.session_id, (s) =>
+    withReading(withModel(withLearned(s, path, learned, count.cap), count.model), path, rest),
+  );
   remember(ctx, path, learned, count.model, { point: whole.groups, tokens: count.tokens, at: ctx.now });
   return learned;
 }
@@ -108,8 +147,10 @@ function fileAtRisk(filePath: string, cwd: unknown, env: NodeJS.ProcessEnv): { p
  * certainly say nothing because the file is not one a window of could be refused. */
 export function tooSmallToMatter(json: unknown, env: NodeJS.ProcessEnv): boolean {
   const event = json as { cwd?: unknown; tool_input?: { file_path?: unknown } } | null;
-  const filePath = typeof event === 'object' && event !== null && typeof event.tool_input === 'object' && event.tool_input !== null
-    ? event.tool_input.file_path : undefined;
+  const filePath =
+    typeof event === 'object' && event !== null && typeof event.tool_input === 'object' && event.tool_input !== null
+      ? event.tool_input.file_path
+      : undefined;
   return typeof filePath === 'string' && !fileAtRisk(filePath, event!.cwd, env);
 }
 
@@ -138,8 +179,10 @@ export function planWindow(
   const request = classifyRead(input);
   if (request.kind === 'pass') return { kind: 'pass', reason: 'not-a-window' };
   const overSizeCap = file.stat.size > WHOLE_FILE_MAX_BYTES;
-  if (request.kind === 'whole' && !overSizeCap && whole === 'engine') return { kind: 'pass', reason: 'engine-pages-it' };
-  if (file.stat.size <= neverCountedChars(cap, file.path) && !sizing.noFloor) return { kind: 'pass', reason: 'small-file' };
+  if (request.kind === 'whole' && !overSizeCap && whole === 'engine')
+    return { kind: 'pass', reason: 'engine-pages-it' };
+  if (file.stat.size <= neverCountedChars(cap, file.path) && !sizing.noFloor)
+    return { kind: 'pass', reason: 'small-file' };
 
   const first = request.kind === 'whole' ? 1 : request.first;
   const askedLines = request.kind === 'window' ? request.lines : undefined;
@@ -150,14 +193,20 @@ export function planWindow(
   // line past the end; with a limit, the engine answers that the file is shorter than the offset.
   const needsLimit = askedLines === undefined && overSizeCap;
   if (fit.scan.startBeyondEnd) {
-    return needsLimit ? clampTo(input, first, askedLines, { lines: 1, safeTokens: 0, chars: 0 }) : { kind: 'pass', reason: 'start-beyond-end' };
+    return needsLimit
+      ? clampTo(input, first, askedLines, { lines: 1, safeTokens: 0, chars: 0 })
+      : { kind: 'pass', reason: 'start-beyond-end' };
   }
   if (fit.whole && !needsLimit) return { kind: 'pass', reason: 'fits' };
   if (fit.lines === 0) return { kind: 'pass', reason: 'first-line-over-cap' };
   // A whole read under 256 KiB is never refused, only paged: when its estimate without the margin fits, the
   // engine most likely returns all of it in one round.
   // Past the first window of a file, a window whose point estimate fits runs as asked: clamped, it would take two.
-  if (askedLines !== undefined && mayGamble(sizing) && fitsAtPoint(file.path, first, askedLines, cap, sizing, deadline)) {
+  if (
+    askedLines !== undefined &&
+    mayGamble(sizing) &&
+    fitsAtPoint(file.path, first, askedLines, cap, sizing, deadline)
+  ) {
     return { kind: 'pass', reason: 'worth-the-risk' };
   }
   if (request.kind === 'whole' && !overSizeCap) {
@@ -169,10 +218,18 @@ export function planWindow(
 }
 
 function clampTo(
-  input: ReadInput, first: number, askedLines: number | undefined, fit: { lines: number; safeTokens: number; chars: number },
+  input: ReadInput,
+  first: number,
+  askedLines: number | undefined,
+  fit: { lines: number; safeTokens: number; chars: number },
 ): WindowPlan {
   return {
-    kind: 'clamp', first, askedLines, lines: fit.lines, safeTokens: fit.safeTokens, chars: fit.chars,
+    kind: 'clamp',
+    first,
+    askedLines,
+    lines: fit.lines,
+    safeTokens: fit.safeTokens,
+    chars: fit.chars,
     updatedInput: clampedInput(input, first, fit.lines),
   };
 }

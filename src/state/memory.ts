@@ -48,7 +48,9 @@ export function withFile(memory: Memory, path: string, learned: Learned): Memory
 export function withObservation(memory: Memory, model: string, obs: Observation): Memory {
   if (!isModelName(model)) return memory;
   const before = ownValue(memory.models, model)?.observations ?? [];
-  const observations = [...before, obs].filter((o) => o.at >= obs.at - MEMORY_MAX_AGE_MS).slice(-MEMORY_MAX_OBSERVATIONS);
+  const observations = [...before, obs]
+    .filter((o) => o.at >= obs.at - MEMORY_MAX_AGE_MS)
+    .slice(-MEMORY_MAX_OBSERVATIONS);
   const models = { ...memory.models, [model]: { observations } };
   const kept = Object.entries(models)
     .sort((a, b) => newestAt(b[1]) - newestAt(a[1]))
@@ -68,8 +70,12 @@ export function normalizeMemory(raw: unknown, groups: number): Memory {
   if (!isRecord(raw)) return memory;
   if (isRecord(raw.files)) {
     for (const [path, l] of Object.entries(raw.files)) {
-      if (isRecord(l) && allFinite(l, ['size', 'mtimeMs', 'ratio', 'at']) && (l.ratio as number) > 0
-        && (l.noFloor === undefined || typeof l.noFloor === 'boolean')) {
+      if (
+        isRecord(l) &&
+        allFinite(l, ['size', 'mtimeMs', 'ratio', 'at']) &&
+        (l.ratio as number) > 0 &&
+        (l.noFloor === undefined || typeof l.noFloor === 'boolean')
+      ) {
         setOwn(memory.files, path, l as unknown as Learned);
       }
     }
@@ -77,9 +83,16 @@ export function normalizeMemory(raw: unknown, groups: number): Memory {
   if (isRecord(raw.models)) {
     for (const [name, m] of Object.entries(raw.models)) {
       if (!isModelName(name) || !isRecord(m) || !Array.isArray(m.observations)) continue;
-      const observations = m.observations.filter((o: unknown): o is Observation => isRecord(o)
-        && allFinite(o, ['tokens', 'at']) && (o.tokens as number) > 0 && Array.isArray(o.point)
-        && o.point.length === groups && o.point.every((p) => isFiniteNumber(p) && p >= 0))
+      const observations = m.observations
+        .filter(
+          (o: unknown): o is Observation =>
+            isRecord(o) &&
+            allFinite(o, ['tokens', 'at']) &&
+            (o.tokens as number) > 0 &&
+            Array.isArray(o.point) &&
+            o.point.length === groups &&
+            o.point.every((p) => isFiniteNumber(p) && p >= 0),
+        )
         .slice(-MEMORY_MAX_OBSERVATIONS);
       setOwn(memory.models, name, { observations });
     }
@@ -88,11 +101,17 @@ export function normalizeMemory(raw: unknown, groups: number): Memory {
   return memory;
 }
 
-function newest<T extends { at: number }>(entries: Record<string, T>, max: number, notBefore: number): Record<string, T> {
-  return Object.fromEntries(Object.entries(entries)
-    .filter(([, e]) => e.at >= notBefore)
-    .sort((a, b) => b[1].at - a[1].at)
-    .slice(0, max));
+function newest<T extends { at: number }>(
+  entries: Record<string, T>,
+  max: number,
+  notBefore: number,
+): Record<string, T> {
+  return Object.fromEntries(
+    Object.entries(entries)
+      .filter(([, e]) => e.at >= notBefore)
+      .sort((a, b) => b[1].at - a[1].at)
+      .slice(0, max),
+  );
 }
 
 function newestAt(m: ModelMemory): number {

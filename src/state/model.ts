@@ -29,16 +29,19 @@ const MIN_OBSERVATIONS = 3;
 const MIN_SAFETY = 1.05;
 
 export function modelPrior(observations: readonly Observation[]): ModelPrior | undefined {
-  const usable = observations.filter((o) => o.point.length === GROUP_COUNT && o.tokens > 0 && o.point.some((p) => p > 0));
+  const usable = observations.filter(
+    (o) => o.point.length === GROUP_COUNT && o.tokens > 0 && o.point.some((p) => p > 0),
+  );
   if (usable.length === 0) return undefined;
   const k = fitFactors(usable);
   const residuals = usable.map((o) => (dot(k, o.point) - o.tokens) / o.tokens);
   const rms = Math.sqrt(residuals.reduce((a, e) => a + e * e, 0) / residuals.length);
   // Under-estimates are what get refused: the margin covers the worst one seen, and twice the scatter.
   const worstLow = Math.max(0, ...residuals.map((e) => -e));
-  const safety = usable.length < MIN_OBSERVATIONS
-    ? PRIOR_SAFETY
-    : Math.min(PRIOR_SAFETY, Math.max(MIN_SAFETY, 1 + 2 * rms, 1 + worstLow + 0.02));
+  const safety =
+    usable.length < MIN_OBSERVATIONS
+      ? PRIOR_SAFETY
+      : Math.min(PRIOR_SAFETY, Math.max(MIN_SAFETY, 1 + 2 * rms, 1 + worstLow + 0.02));
   const weights = { ...WEIGHTS };
   const firstWeights = { ...WEIGHTS };
   for (const f of Object.keys(weights) as (keyof Weights)[]) {
@@ -48,7 +51,8 @@ export function modelPrior(observations: readonly Observation[]): ModelPrior | u
   return { weights, firstWeights, safety, observations: usable.length };
 }
 
-/** Minimizes Σ ((k·p − t) / t)² + RIDGE × Σ (k_g − 1)² by the normal equations, then keeps each factor in bounds. */
+/** Minimizes Σ ((k·p − t) / t)² + RIDGE × Σ (k_g − 1)² by the normal equations, then keeps each factor in
+ * bounds. */
 export function fitFactors(observations: readonly Observation[]): number[] {
   const n = GROUP_COUNT;
   const a = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? RIDGE : 0)));

@@ -97,7 +97,10 @@ export function withModel(state: SessionState, model: string | undefined): Sessi
 }
 
 export function withReading(state: SessionState, path: string, reading: Reading): SessionState {
-  return { ...state, readings: keepNewest({ ...state.readings, [path]: reading }, MAX_FILES, reading.at - PLAN_MAX_AGE_MS) };
+  return {
+    ...state,
+    readings: keepNewest({ ...state.readings, [path]: reading }, MAX_FILES, reading.at - PLAN_MAX_AGE_MS),
+  };
 }
 
 export function withoutReading(state: SessionState, path: string): SessionState {
@@ -116,13 +119,22 @@ export function readingOf(state: SessionState, path: string, size: number, mtime
 /** The reading a Read continues: the note's named window of this unchanged file, from its first line and no
  * longer than named. */
 export function readingContinued(
-  state: SessionState, path: string, size: number, mtimeMs: number, first: number, lines: number,
+  state: SessionState,
+  path: string,
+  size: number,
+  mtimeMs: number,
+  first: number,
+  lines: number,
 ): Reading | undefined {
   const r = readingOf(state, path, size, mtimeMs);
   return r && r.nextLines > 0 && r.nextFirst === first && lines <= r.nextLines ? r : undefined;
 }
 
-function keepNewest<T extends { at: number }>(entries: Record<string, T>, max: number, notBefore: number): Record<string, T> {
+function keepNewest<T extends { at: number }>(
+  entries: Record<string, T>,
+  max: number,
+  notBefore: number,
+): Record<string, T> {
   const kept = Object.entries(entries)
     .filter(([, e]) => e.at >= notBefore)
     .sort((a, b) => b[1].at - a[1].at)
@@ -147,13 +159,23 @@ function serializePager(state: SessionState, maxBytes: number): string | undefin
   const entries = [
     ...Object.entries(state.plans).map(([k, v]) => ({ kind: 'plans' as const, k, at: v.at, bytes: entryBytes(k, v) })),
     ...Object.entries(state.files).map(([k, v]) => ({ kind: 'files' as const, k, at: v.at, bytes: entryBytes(k, v) })),
-    ...Object.entries(state.readings).map(([k, v]) => ({ kind: 'readings' as const, k, at: v.at, bytes: entryBytes(k, v) })),
+    ...Object.entries(state.readings).map(([k, v]) => ({
+      kind: 'readings' as const,
+      k,
+      at: v.at,
+      bytes: entryBytes(k, v),
+    })),
   ].sort((a, b) => a.at - b.at);
   let total = Buffer.byteLength(text);
   let drop = 0;
   while (total > maxBytes && drop < entries.length - 1) total -= entries[drop++]!.bytes;
   if (total > maxBytes) return undefined;
-  const next: SessionState = { ...state, plans: { ...state.plans }, files: { ...state.files }, readings: { ...state.readings } };
+  const next: SessionState = {
+    ...state,
+    plans: { ...state.plans },
+    files: { ...state.files },
+    readings: { ...state.readings },
+  };
   for (const e of entries.slice(0, drop)) delete next[e.kind][e.k];
   text = JSON.stringify(next);
   return Buffer.byteLength(text) <= maxBytes ? text : undefined;
@@ -170,24 +192,36 @@ export function normalizeState(raw: unknown): SessionState {
   if (!isRecord(raw)) return state;
   if (isRecord(raw.plans)) {
     for (const [id, p] of Object.entries(raw.plans)) {
-      if (isRecord(p) && typeof p.file === 'string' && allFinite(p, ['size', 'mtimeMs', 'askedFirst', 'sentFirst', 'sentLines', 'estimate', 'cap', 'at'])
-        && (p.askedLines === undefined || isFiniteNumber(p.askedLines))) {
+      if (
+        isRecord(p) &&
+        typeof p.file === 'string' &&
+        allFinite(p, ['size', 'mtimeMs', 'askedFirst', 'sentFirst', 'sentLines', 'estimate', 'cap', 'at']) &&
+        (p.askedLines === undefined || isFiniteNumber(p.askedLines))
+      ) {
         setOwn(state.plans, id, p as unknown as Plan);
       }
     }
   }
   if (isRecord(raw.files)) {
     for (const [path, l] of Object.entries(raw.files)) {
-      if (isRecord(l) && allFinite(l, ['size', 'mtimeMs', 'ratio', 'at']) && (l.ratio as number) > 0
-        && (l.noFloor === undefined || typeof l.noFloor === 'boolean')) {
+      if (
+        isRecord(l) &&
+        allFinite(l, ['size', 'mtimeMs', 'ratio', 'at']) &&
+        (l.ratio as number) > 0 &&
+        (l.noFloor === undefined || typeof l.noFloor === 'boolean')
+      ) {
         setOwn(state.files, path, l as unknown as Learned);
       }
     }
   }
   if (isRecord(raw.readings)) {
     for (const [path, r] of Object.entries(raw.readings)) {
-      if (isRecord(r) && allFinite(r, ['size', 'mtimeMs', 'askedFirst', 'askedLast', 'nextFirst', 'nextLines', 'at'])
-        && typeof r.whole === 'boolean' && (r.partialOf === undefined || typeof r.partialOf === 'string')) {
+      if (
+        isRecord(r) &&
+        allFinite(r, ['size', 'mtimeMs', 'askedFirst', 'askedLast', 'nextFirst', 'nextLines', 'at']) &&
+        typeof r.whole === 'boolean' &&
+        (r.partialOf === undefined || typeof r.partialOf === 'string')
+      ) {
         setOwn(state.readings, path, r as unknown as Reading);
       }
     }
