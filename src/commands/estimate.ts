@@ -8,7 +8,7 @@ import { PRIOR_SAFETY } from '../estimate/weights.js';
 import { continuation, endsWithNewline, measureWindow, namedWindow, PRIOR_SIZING } from '../hooks/measure.js';
 import { shortWindowNote } from '../hooks/note.js';
 import { planWindow, WHOLE_READS_ENV, wholeReads, type PassReason } from '../hooks/pre.js';
-import { classifyRead } from '../hooks/request.js';
+import { askedLines, classifyRead, firstLine } from '../hooks/request.js';
 
 /** A dry run may take longer than the hook's 2 s; past this it reports what it has. */
 const DRY_RUN_DEADLINE_MS = 20_000;
@@ -69,21 +69,21 @@ export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv
   if (opts.limit !== undefined) input.limit = opts.limit;
   const request = classifyRead(input);
   const cap: EstimateReport['cap'] = opts.cap !== undefined ? { cap: opts.cap, from: 'option' } : resolveCap(env);
-  const first = request.kind === 'window' || request.kind === 'rest' ? request.first : 1;
-  const askedLines = request.kind === 'window' ? request.lines : undefined;
+  const first = request.kind === 'pass' ? 1 : firstLine(request);
+  const asked = request.kind === 'pass' ? undefined : askedLines(request);
   const deadline = Date.now() + DRY_RUN_DEADLINE_MS;
   const charFloor = neverCountedChars(cap.cap, path);
 
   const whole = measureWindow(
     path,
     first,
-    askedLines ?? Infinity,
+    asked ?? Infinity,
     Math.min(deadline, Date.now() + MEASURE_DEADLINE_MS),
   );
   const report: EstimateReport = {
     file: path,
     size: stat.size,
-    window: { first, lines: askedLines ?? null },
+    window: { first, lines: asked ?? null },
     cap,
     neverCountedChars: charFloor,
     estimate: {
@@ -107,7 +107,7 @@ export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv
   if (totalLines === undefined) return { ...report, clamp, updatedInput: plan.updatedInput };
   // The note `post` would add, sized exactly as `post` sizes it.
   const lastLine = endsWithNewline(path, stat.size) ? totalLines - 1 : totalLines;
-  const askedLast = askedLines === undefined ? undefined : Math.min(first + askedLines - 1, lastLine);
+  const askedLast = asked === undefined ? undefined : Math.min(first + asked - 1, lastLine);
   const end = askedLast ?? lastLine;
   const next = last < end ? continuation(path, last + 1, end, cap.cap, PRIOR_SIZING, deadline) : undefined;
   const because = request.kind !== 'whole' ? 'clamped' : stat.size > WHOLE_FILE_MAX_BYTES ? 'over-size' : 'edit-guard';
@@ -127,7 +127,7 @@ export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv
       oversize: next?.oversize,
       next:
         next?.window &&
-        namedWindow(next.window, lastLine, totalLines, askedLines === undefined ? undefined : first + askedLines - 1),
+        namedWindow(next.window, lastLine, totalLines, asked === undefined ? undefined : first + asked - 1),
       end,
     }),
   };

@@ -32,7 +32,7 @@ import {
 } from './measure.js';
 import { refusalNote, shortWindowNote, type NextWindow, type RefusalAdvice, type ShortBecause } from './note.js';
 import { parseRefusal } from './refusal.js';
-import { classifyRead } from './request.js';
+import { askedLines, classifyRead, firstLine } from './request.js';
 import { modelCall, modelInput } from './transcript.js';
 
 /** Why `post` says nothing, for the trace. */
@@ -290,8 +290,8 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
   const file = regularFile(input.file_path, event.cwd);
   if (!file) return silent('not-a-regular-file');
   const { size, mtimeMs } = file.stat;
-  const first = request.kind === 'whole' ? 1 : request.first;
-  const maxLines = request.kind === 'window' ? request.lines : Infinity;
+  const first = firstLine(request);
+  const maxLines = askedLines(request) ?? Infinity;
   const endsNl = endsWithNewline(file.path, size);
 
   let cap: number;

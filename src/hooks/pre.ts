@@ -26,7 +26,7 @@ import {
   type Sizing,
 } from './measure.js';
 import { clampedNote } from './note.js';
-import { classifyRead, clampedInput } from './request.js';
+import { askedLines, classifyRead, clampedInput, firstLine } from './request.js';
 import { bannerCount } from './transcript.js';
 
 export interface PreDecision {
@@ -184,37 +184,37 @@ export function planWindow(
   if (file.stat.size <= neverCountedChars(cap, file.path) && !sizing.noFloor)
     return { kind: 'pass', reason: 'small-file' };
 
-  const first = request.kind === 'whole' ? 1 : request.first;
-  const askedLines = request.kind === 'window' ? request.lines : undefined;
-  const budget = budgetFor(file.path, cap, sizing, askedLines ?? Infinity);
+  const first = firstLine(request);
+  const asked = askedLines(request);
+  const budget = budgetFor(file.path, cap, sizing, asked ?? Infinity);
   const fit = fitWindow(file.path, first, budget, deadline);
   if (fit.scan.timedOut) return { kind: 'pass', reason: 'timed-out' };
   // A read with no limit of a file over 256 KiB is refused on size however few tokens it holds, even from a
   // line past the end; with a limit, the engine answers that the file is shorter than the offset.
-  const needsLimit = askedLines === undefined && overSizeCap;
+  const needsLimit = asked === undefined && overSizeCap;
   if (fit.scan.startBeyondEnd) {
     return needsLimit
-      ? clampTo(input, first, askedLines, { lines: 1, safeTokens: 0, chars: 0 })
+      ? clampTo(input, first, asked, { lines: 1, safeTokens: 0, chars: 0 })
       : { kind: 'pass', reason: 'start-beyond-end' };
   }
   if (fit.whole && !needsLimit) return { kind: 'pass', reason: 'fits' };
   if (fit.lines === 0) return { kind: 'pass', reason: 'first-line-over-cap' };
-  // A whole read under 256 KiB is never refused, only paged: when its estimate without the margin fits, the
-  // engine most likely returns all of it in one round.
   // Past the first window of a file, a window whose point estimate fits runs as asked: clamped, it would take two.
   if (
-    askedLines !== undefined &&
+    asked !== undefined &&
     mayGamble(sizing) &&
-    fitsAtPoint(file.path, first, askedLines, cap, sizing, deadline)
+    fitsAtPoint(file.path, first, asked, cap, sizing, deadline)
   ) {
     return { kind: 'pass', reason: 'worth-the-risk' };
   }
+  // A whole read under 256 KiB is never refused, only paged: when its estimate without the margin fits, the
+  // engine most likely returns all of it in one round.
   if (request.kind === 'whole' && !overSizeCap) {
     const all = measureWindow(file.path, 1, Infinity, deadline);
     if (all.scan.timedOut) return { kind: 'pass', reason: 'timed-out' };
     if (all.pointTokens * sizing.ratio <= cap) return { kind: 'pass', reason: 'may-fit-whole' };
   }
-  return clampTo(input, first, askedLines, fit);
+  return clampTo(input, first, asked, fit);
 }
 
 function clampTo(

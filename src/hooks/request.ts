@@ -20,6 +20,16 @@ export function classifyRead(input: ReadInput): ReadRequest {
   return first >= 2 ? { kind: 'rest', first } : { kind: 'whole' };
 }
 
+/** The first line a Read asks for (1 for a read with no limit). */
+export function firstLine(request: Exclude<ReadRequest, { kind: 'pass' }>): number {
+  return request.kind === 'whole' ? 1 : request.first;
+}
+
+/** The lines a Read asks for, or undefined for a read to the end of the file. */
+export function askedLines(request: Exclude<ReadRequest, { kind: 'pass' }>): number | undefined {
+  return request.kind === 'window' ? request.lines : undefined;
+}
+
 /** The whole input with only the window changed: updatedInput replaces the input, so every other field
  * must travel with it. `offset: 0` becomes 1 so the lines are labelled as the file numbers them. */
 export function clampedInput(input: ReadInput, first: number, lines: number): Record<string, unknown> {
