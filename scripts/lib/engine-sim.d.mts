@@ -92,7 +92,8 @@ export function hookContext(event: string, text: string): string;
 export const DEFAULT_CAP: 25000;
 /** A read with no `limit` of a file over this many bytes is a size error (§3.1). */
 export const SIZE_CAP: 262144;
-/** A window longer than cap × this in characters is refused on its estimate; the range cap is cap × this in bytes (§3.2). */
+/** A window longer than cap × this in characters is refused on its estimate; the range cap is cap × this in bytes
+ * (§3.2). */
 export const RANGE_FACTOR: 128;
 /** Files from this size on are streamed, and the range cap applies to them whatever their size (§3.2). */
 export const STREAMED_FILE: number;

@@ -1,7 +1,10 @@
 /**
  * The pager's hook entry point (src/hooks/io.ts), bundled from the TypeScript sources: exactly what the hook
  * binary runs, minus reading stdin and writing stdout.
- * @returns {Promise<{ answer: (name: 'pre' | 'post', raw: string, ctx: any) => string, contextFor: (now: number, env: Record<string, string>) => any }>}
+ * @returns {Promise<{
+ *   answer: (name: 'pre' | 'post', raw: string, ctx: any) => string,
+ *   contextFor: (now: number, env: Record<string, string>) => any,
+ * }>}
  */
 export function loadHooks(): Promise<{
     answer: (name: "pre" | "post", raw: string, ctx: any) => string;

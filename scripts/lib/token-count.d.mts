@@ -19,7 +19,8 @@ export function windowCounter(file: import("./engine-sim.mjs").SimFile, tok: Tok
 /**
  * Checks that windowCounter's sums equal whole-text counts on `samples` windows of the file (random starts and
  * lengths, plus the whole file). Returns the mismatches.
- * @param {import('./engine-sim.mjs').SimFile} file @param {Tokenizer} tok @param {number} samples @param {() => number} rnd
+ * @param {import('./engine-sim.mjs').SimFile} file @param {Tokenizer} tok @param {number} samples
+ * @param {() => number} rnd
  */
 export function verifyAdditivity(file: import("./engine-sim.mjs").SimFile, tok: Tokenizer, samples: number, rnd: () => number): {
     i0: number;

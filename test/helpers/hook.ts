@@ -59,7 +59,9 @@ export interface FollowStep {
 
 /** A model that follows every note: asks `input`, lets pre rewrite it, reads as the engine does, and asks next
  * for the last `offset=N limit=M` the post note named, until a note names none. */
-export function followNotes(session: string, input: Record<string, unknown>, env: NodeJS.ProcessEnv, idPrefix: string, maxSteps = 40): FollowStep[] {
+export function followNotes(
+  session: string, input: Record<string, unknown>, env: NodeJS.ProcessEnv, idPrefix: string, maxSteps = 40,
+): FollowStep[] {
   const steps: FollowStep[] = [];
   let asked: Record<string, unknown> | undefined = input;
   for (let i = 0; asked && i < maxSteps; i++) {
