@@ -26,7 +26,10 @@ import { TOKENIZER_NAMES, tokenizerNamed, verifyAdditivity, windowCounter } from
 const MODES = /** @type {const} */ (['windows', 'whole']);
 
 function parseArgs(/** @type {string[]} */ argv) {
-  /** @type {{ file?: RegExp, tokenizers: string[], modes: Array<'windows' | 'whole'>, cap: number, json?: string, fromJson?: string, trail: boolean, verify: boolean, cold?: boolean }} */
+  /** @type {{
+   *   file?: RegExp, tokenizers: string[], modes: Array<'windows' | 'whole'>, cap: number, json?: string,
+   *   fromJson?: string, trail: boolean, verify: boolean, cold?: boolean,
+   * }} */
   const o = { tokenizers: TOKENIZER_NAMES, modes: [...MODES], cap: 25_000, trail: false, verify: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -47,7 +50,8 @@ function parseArgs(/** @type {string[]} */ argv) {
 
 /**
  * What one reader's session came to.
- * @param {ReturnType<typeof simulateSession>} s @param {Set<number>} oversize @param {number} needed lines a reader needs
+ * @param {ReturnType<typeof simulateSession>} s @param {Set<number>} oversize
+ * @param {number} needed lines a reader needs
  */
 function tally(s, oversize, needed) {
   const seen = new Set(s.cursor.received.map(([n]) => n));
@@ -74,8 +78,10 @@ async function main() {
   const o = parseArgs(process.argv.slice(2));
   if (o.fromJson) {
     const saved = JSON.parse(readFileSync(o.fromJson, 'utf8'));
-    const results = saved.results.filter((/** @type {any} */ r) => (!o.file || o.file.test(r.file)) && o.tokenizers.includes(r.tokenizer) && o.modes.includes(r.mode));
-    printTable(results, { ...o, cap: saved.cap }, new Set(results.map((/** @type {any} */ r) => r.file)).size, saved.skipped, saved.ms ?? 0);
+    const results = saved.results.filter((/** @type {any} */ r) =>
+      (!o.file || o.file.test(r.file)) && o.tokenizers.includes(r.tokenizer) && o.modes.includes(r.mode));
+    const nFiles = new Set(results.map((/** @type {any} */ r) => r.file)).size;
+    printTable(results, { ...o, cap: saved.cap }, nFiles, saved.skipped, saved.ms ?? 0);
     return;
   }
   const started = Date.now();
@@ -115,8 +121,12 @@ async function main() {
           // the other's. --cold: a fresh machine for every file.
           const machine = join(stateDir, o.cold ? `${f.id.replace(/\W/g, '_')}-${t}-${mode}` : `${t}-${mode}`);
           const model = `sim-${t}`;
-          const bare = tally(simulateSession({ file, count: counter.count, mode, hooks: undefined, stateDir: machine, model, cap: o.cap, clock }), oversize, needed);
-          const pager = tally(simulateSession({ file, count: counter.count, mode, hooks, stateDir: machine, model, cap: o.cap, clock }), oversize, needed);
+          const bare = tally(simulateSession({
+            file, count: counter.count, mode, hooks: undefined, stateDir: machine, model, cap: o.cap, clock,
+          }), oversize, needed);
+          const pager = tally(simulateSession({
+            file, count: counter.count, mode, hooks, stateDir: machine, model, cap: o.cap, clock,
+          }), oversize, needed);
           const r = {
             file: f.id, cls: f.cls, pkg: f.pkg, bytes: file.size, lines: needed, tokenizer: t, mode,
             oracle: { calls: best.calls, oversize: best.oversize.length, windows: best.windows },
@@ -154,7 +164,10 @@ function printTrail(/** @type {any} */ r) {
   }
 }
 
-/** @param {any[]} results @param {ReturnType<typeof parseArgs>} o @param {number} nFiles @param {string[]} skipped @param {number} ms */
+/**
+ * @param {any[]} results @param {ReturnType<typeof parseArgs>} o @param {number} nFiles @param {string[]} skipped
+ * @param {number} ms
+ */
 function printTable(results, o, nFiles, skipped, ms) {
   const sum = (/** @type {any[]} */ rs, /** @type {(r: any) => number} */ f) => rs.reduce((a, r) => a + f(r), 0);
   console.log(`\nROUNDS at cap ${o.cap}: Read calls to see every line, ${nFiles} real files${skipped.length ? ` (${skipped.length} package(s) skipped: offline)` : ''}${ms ? `, ${(ms / 1000).toFixed(0)} s` : ''}`);
@@ -166,7 +179,9 @@ function printTable(results, o, nFiles, skipped, ms) {
   const row = (/** @type {string[]} */ cells) => cells.map((c, i) => (i < 2 ? c.padEnd(/** @type {number} */ (widths[i])) : c.padStart(/** @type {number} */ (widths[i])))).join(' ');
   console.log(row(head));
   const groups = [];
-  for (const t of o.tokenizers) for (const m of o.modes) groups.push([t, m, results.filter((r) => r.tokenizer === t && r.mode === m)]);
+  for (const t of o.tokenizers) {
+    for (const m of o.modes) groups.push([t, m, results.filter((r) => r.tokenizer === t && r.mode === m)]);
+  }
   for (const [t, m, rs] of /** @type {Array<[string, string, any[]]>} */ (groups)) {
     if (rs.length === 0) continue;
     const oc = sum(rs, (r) => r.oracle.calls);
@@ -183,7 +198,10 @@ function printTable(results, o, nFiles, skipped, ms) {
   const ratio = (/** @type {any} */ r) => r.pager.calls / r.oracle.calls;
   /** @type {Map<string, any>} the worst case of each file some window of which fits */
   const byFile = new Map();
-  for (const r of results) { const w = byFile.get(r.file); if (r.oracle.calls > 0 && (!w || ratio(r) > ratio(w))) byFile.set(r.file, r); }
+  for (const r of results) {
+    const w = byFile.get(r.file);
+    if (r.oracle.calls > 0 && (!w || ratio(r) > ratio(w))) byFile.set(r.file, r);
+  }
   const unreadable = [...new Set(results.filter((r) => r.oracle.calls === 0).map((r) => r.file))];
   if (unreadable.length) {
     console.log(`\nfiles no Read window holds any line of (the oracle makes no call; the reader halves down to one line): ${unreadable.join(', ')}`);

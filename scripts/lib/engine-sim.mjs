@@ -11,10 +11,12 @@ export const SIZE_CAP = 262_144;
 /** A window longer than cap × this in characters is refused on its estimate; the range cap is cap × this in bytes
  * (docs/ENGINE.md §2.5). */
 export const RANGE_FACTOR = 128;
-/** Files from this size on are streamed, and the range cap applies to them whatever their size (docs/ENGINE.md §2.5). */
+/** Files from this size on are streamed, and the range cap applies to them whatever their size
+ * (docs/ENGINE.md §2.5). */
 export const STREAMED_FILE = 10 * 1024 * 1024;
-/** The context room the engine reports on a fresh headless turn against the stand-in (seen on 2.1.332: 674,566, then 662,168).
- * It only picks which suffix an error carries; the room shrinks as a session grows, so this is an approximation. */
+/** The context room the engine reports on a fresh headless turn against the stand-in (seen on 2.1.332: 674,566,
+ * then 662,168). It only picks which suffix an error carries; the room shrinks as a session grows, so this is an
+ * approximation. */
 export const DEFAULT_ROOM = 660_000;
 /** Bytes per token the engine assumes for the raised size limit under allow_large [I]: only for the suffix. */
 const ROOM_BYTES_PER_TOKEN = 4;
@@ -54,7 +56,10 @@ export function windowText(/** @type {SimFile} */ f, /** @type {number} */ i0, /
   return i1 <= i0 ? '' : f.text.slice(f.starts[i0], f.starts[i1] - 1);
 }
 
-/** The engine's size format (docs/ENGINE.md §5.2): binary units, at most one decimal, `.0` dropped. @param {number} n */
+/**
+ * The engine's size format (docs/ENGINE.md §5.2): binary units, at most one decimal, `.0` dropped.
+ * @param {number} n
+ */
 export function formatSize(n) {
   const k = n / 1024;
   if (k < 1) return `${n} bytes`;
@@ -70,8 +75,9 @@ export function estimate(/** @type {SimFile} */ f, /** @type {number} */ length)
 }
 
 /**
- * The input coercion that happens before any hook (docs/ENGINE.md §1.1): numeric strings and one-element arrays become numbers,
- * a negative offset is removed, a limit of 0 or below is removed, `length` becomes `limit`, unknown keys dropped.
+ * The input coercion that happens before any hook (docs/ENGINE.md §1.1): numeric strings and one-element arrays
+ * become numbers, a negative offset is removed, a limit of 0 or below is removed, `length` becomes `limit`, unknown
+ * keys dropped.
  * @param {Record<string, unknown>} raw
  * @returns {Record<string, unknown>}
  */
@@ -94,8 +100,8 @@ export function coerceInput(raw) {
 }
 
 /**
- * `updatedInput` is validated without coercion, unknown keys dropped (docs/ENGINE.md §7.2). Returns the input that runs,
- * or an error text when the rewrite is invalid.
+ * `updatedInput` is validated without coercion, unknown keys dropped (docs/ENGINE.md §7.2). Returns the input that
+ * runs, or an error text when the rewrite is invalid.
  * @param {Record<string, unknown>} u
  * @returns {{ input: Record<string, unknown> } | { error: string }}
  */
@@ -140,9 +146,12 @@ export function simulateRead(file, input, o) {
   const suffix = (/** @type {{ bytes?: number, tokens?: number }} */ x) => {
     if (room <= cap) return SUFFIX_NO_ROOM;
     const roomBytes = Math.max(SIZE_CAP, room * ROOM_BYTES_PER_TOKEN * 3);
-    return (x.bytes === undefined || x.bytes <= roomBytes) && (x.tokens === undefined || x.tokens <= room) ? SUFFIX_ALLOW_LARGE : SUFFIX_NO_ROOM;
+    return (x.bytes === undefined || x.bytes <= roomBytes) && (x.tokens === undefined || x.tokens <= room)
+      ? SUFFIX_ALLOW_LARGE
+      : SUFFIX_NO_ROOM;
   };
-  const fail = (/** @type {ReadOutcome['kind']} */ kind, /** @type {string} */ message, /** @type {number | undefined} */ tokens, counted = false) =>
+  const fail = (/** @type {ReadOutcome['kind']} */ kind, /** @type {string} */ message,
+    /** @type {number | undefined} */ tokens, counted = false) =>
     /** @type {ReadOutcome} */ ({ isError: true, content: message, error: message, kind, tokens, counted });
 
   const y = /** @type {number | undefined} */ (input.offset) ?? 1;
@@ -172,12 +181,14 @@ export function simulateRead(file, input, o) {
   const text = content();
   const response = { type: 'text', file: { filePath: input.file_path, content: text, numLines: i1 - i0, startLine: y, totalLines: total } };
   const kind = i1 - i0 === 0 ? 'past-end' : (total === 1 && text === '' ? 'empty' : (whole ? 'whole' : 'window'));
-  return { isError: false, content: resultText(response.file), response, kind, first: i0 + 1, lines: i1 - i0, tokens, counted };
+  return {
+    isError: false, content: resultText(response.file), response, kind, first: i0 + 1, lines: i1 - i0, tokens, counted,
+  };
 }
 
 /**
- * How the engine judges lines [i0, i1) (docs/ENGINE.md §2, §3): the range cap when a limit was given and the file is over
- * cap × 128 B (or streamed), then the estimate, count_tokens only past cap/4, and the cap. `over` means refused
+ * How the engine judges lines [i0, i1) (docs/ENGINE.md §2, §3): the range cap when a limit was given and the file is
+ * over cap × 128 B (or streamed), then the estimate, count_tokens only past cap/4, and the cap. `over` means refused
  * (or paged, for a whole-file read).
  * @param {SimFile} file @param {number} i0 @param {number} i1
  * @param {{ cap: number, count: (i0: number, i1: number) => number, limited: boolean, whole: boolean }} o
@@ -199,14 +210,16 @@ export function judgeWindow(file, i0, i1, o) {
   const length = i1 > i0 ? file.starts[i1] - 1 - file.starts[i0] : 0;
   const est = estimate(file, length);
   if (!est || est <= cap / 4) return { over: false, tokens: est, counted: false };
-  if (!o.whole && length > cap * RANGE_FACTOR) return { over: true, tokens: est, counted: false }; // refused on the estimate
+  // refused on the estimate
+  if (!o.whole && length > cap * RANGE_FACTOR) return { over: true, tokens: est, counted: false };
   const tokens = o.count(i0, i1);
   return { over: tokens > cap, tokens, counted: true };
 }
 
 /** The engine's own page of a whole-file read over the cap (docs/ENGINE.md §4), and its banner. */
-function partialPage(/** @type {SimFile} */ file, /** @type {Record<string, unknown>} */ input, /** @type {number} */ cap,
-  /** @type {number} */ tokens, /** @type {string} */ suffix, /** @type {boolean} */ counted) {
+function partialPage(/** @type {SimFile} */ file, /** @type {Record<string, unknown>} */ input,
+  /** @type {number} */ cap, /** @type {number} */ tokens, /** @type {string} */ suffix,
+  /** @type {boolean} */ counted) {
   const all = file.text;
   const lines = file.lines;
   const r = Math.max(0.5, all.length / Math.max(1, tokens));
@@ -240,13 +253,22 @@ function partialPage(/** @type {SimFile} */ file, /** @type {Record<string, unkn
     : `${PARTIAL}${path}: showing the first ${page.length} of ${all.length} characters (${tokens} tokens, cap ${cap}); this file has very long lines and cannot be paginated by line. Use Grep to find a specific section, or Read with offset/limit to page through it.${suffix} Do NOT answer from this excerpt alone if the answer may be elsewhere in the file.]`;
   const response = {
     type: 'text',
-    file: { filePath: input.file_path, content: text, numLines, startLine: Math.max(1, y), totalLines: total, truncatedByTokenCap: true },
+    file: {
+      filePath: input.file_path, content: text, numLines, startLine: Math.max(1, y), totalLines: total,
+      truncatedByTokenCap: true,
+    },
   };
-  return { isError: false, content: resultText(response.file), response, banner, kind: 'partial', first: 1, lines: numLines, tokens, counted };
+  return {
+    isError: false, content: resultText(response.file), response, banner, kind: 'partial', first: 1, lines: numLines,
+    tokens, counted,
+  };
 }
 
-/** The tool_result text of a successful text Read (docs/ENGINE.md §3.4, §1.5): `<n>\t<line>` joined by "\n", or a warning. */
-export function resultText(/** @type {{ content: string, numLines: number, startLine: number, totalLines: number }} */ f) {
+/** The tool_result text of a successful text Read (docs/ENGINE.md §3.4, §1.5): `<n>\t<line>` joined by "\n", or a
+ * warning. */
+export function resultText(
+  /** @type {{ content: string, numLines: number, startLine: number, totalLines: number }} */ f,
+) {
   if (f.content) {
     const out = [];
     let n = f.startLine;
@@ -276,7 +298,10 @@ function countNewlines(/** @type {string} */ s) {
   return n;
 }
 
-/** How a hook's additionalContext reaches the model (docs/ENGINE.md §7.4). @param {string} event @param {string} text */
+/**
+ * How a hook's additionalContext reaches the model (docs/ENGINE.md §7.4).
+ * @param {string} event @param {string} text
+ */
 export function hookContext(event, text) {
   return `${event}:Read hook additional context: ${text}`;
 }

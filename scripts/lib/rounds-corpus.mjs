@@ -42,7 +42,8 @@ export function corpusFiles(o = {}) {
   return { files, skipped };
 }
 
-/** `npm pack` the exact version into a temporary folder, unpack it, keep only the listed files, move them into place. */
+/** `npm pack` the exact version into a temporary folder, unpack it, keep only the listed files, move them into
+ * place. */
 function fetchPackage(/** @type {string} */ spec, /** @type {string} */ dir, /** @type {string[]} */ keep) {
   const tmp = `${dir}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });

@@ -1,7 +1,10 @@
 /**
  * The pager's hook entry point (src/hooks/io.ts), bundled from the TypeScript sources: exactly what the hook
  * binary runs, minus reading stdin and writing stdout.
- * @returns {Promise<{ answer: (name: 'pre' | 'post', raw: string, ctx: any) => string, contextFor: (now: number, env: Record<string, string>) => any }>}
+ * @returns {Promise<{
+ *   answer: (name: 'pre' | 'post', raw: string, ctx: any) => string,
+ *   contextFor: (now: number, env: Record<string, string>) => any,
+ * }>}
  */
 export function loadHooks(): Promise<{
     answer: (name: "pre" | "post", raw: string, ctx: any) => string;
@@ -26,7 +29,8 @@ export function loadHooks(): Promise<{
  * @param {(i0: number, i1: number) => number} o.count
  * @param {'windows' | 'whole'} o.mode
  * @param {Awaited<ReturnType<typeof loadHooks>> | undefined} o.hooks Undefined: the bare engine.
- * @param {string} o.stateDir
+ * @param {string} o.stateDir The machine's: its pager state (and memory across sessions) lives under it.
+ * @param {string} [o.model] The model the transcript names (the pager keeps what it learns per model).
  * @param {number} [o.cap]
  * @param {number} [o.maxCalls]
  * @param {SimClock} [o.clock]
@@ -37,6 +41,7 @@ export function simulateSession(o: {
     mode: "windows" | "whole";
     hooks: Awaited<ReturnType<typeof loadHooks>> | undefined;
     stateDir: string;
+    model?: string | undefined;
     cap?: number | undefined;
     maxCalls?: number | undefined;
     clock?: SimClock | undefined;
@@ -45,6 +50,8 @@ export function simulateSession(o: {
     cursor: Cursor;
     hitMaxCalls: boolean;
 };
+/** The reader's window in windows mode: the 2000 lines the Read tool's description suggests. */
+export const WINDOW_LINES: 2000;
 /** A model turn and a hook run take time; the clock never runs behind the real one, so hook deadlines hold. */
 export class SimClock {
     t: number;

@@ -1,6 +1,6 @@
 // One reader's session on the simulated engine, with or without the pager's real hooks run in-process the way the
-// engine runs them (docs/ENGINE.md §2.8 order, §6 stdin, §7 contexts): the model's tool_use goes to the transcript, then
-// PreToolUse, the read with the updatedInput, then PostToolUse or PostToolUseFailure; the model gets the result,
+// engine runs them (docs/ENGINE.md §2.8 order, §6 stdin, §7 contexts): the model's tool_use goes to the transcript,
+// then PreToolUse, the read with the updatedInput, then PostToolUse or PostToolUseFailure; the model gets the result,
 // then PreToolUse context, the PARTIAL banner and the post context, in that order.
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,10 @@ import { root } from './load-src.mjs';
 /**
  * The pager's hook entry point (src/hooks/io.ts), bundled from the TypeScript sources: exactly what the hook
  * binary runs, minus reading stdin and writing stdout.
- * @returns {Promise<{ answer: (name: 'pre' | 'post', raw: string, ctx: any) => string, contextFor: (now: number, env: Record<string, string>) => any }>}
+ * @returns {Promise<{
+ *   answer: (name: 'pre' | 'post', raw: string, ctx: any) => string,
+ *   contextFor: (now: number, env: Record<string, string>) => any,
+ * }>}
  */
 export async function loadHooks() {
   const dir = mkdtempSync(join(tmpdir(), 'rcp-hooks-'));
@@ -139,7 +142,9 @@ export function simulateSession(o) {
       'banner' in r ? r.banner : undefined,
       postContext === undefined ? undefined : hookContext(r.isError ? 'PostToolUseFailure' : 'PostToolUse', postContext),
     ].filter((x) => x !== undefined).join('\n\n');
-    cursor.see(turn, { tool_use_id: id, input: modelInput, content: r.content, isError: r.isError, reminders: [] }, context);
+    cursor.see(
+      turn, { tool_use_id: id, input: modelInput, content: r.content, isError: r.isError, reminders: [] }, context,
+    );
     const seen = /** @type {any} */ (cursor.steps[cursor.steps.length - 1]);
     steps.push({
       asked: modelInput, ran, isError: r.isError, kind: r.kind, first: r.first, lines: r.lines, context,

@@ -13,13 +13,13 @@ export function windowCounter(file: import("./engine-sim.mjs").SimFile, tok: Tok
     count(i0: number, i1: number): number;
     /** Characters tokenized so far (the cost of this counter). */
     readonly measuredChars: number;
-    /** Line indices where blocks start (cheap window ends: a window ending just after one adds a one-line piece). */
-    bounds: number[];
+    cheapEnds: number[];
 };
 /**
  * Checks that windowCounter's sums equal whole-text counts on `samples` windows of the file (random starts and
  * lengths, plus the whole file). Returns the mismatches.
- * @param {import('./engine-sim.mjs').SimFile} file @param {Tokenizer} tok @param {number} samples @param {() => number} rnd
+ * @param {import('./engine-sim.mjs').SimFile} file @param {Tokenizer} tok @param {number} samples
+ * @param {() => number} rnd
  */
 export function verifyAdditivity(file: import("./engine-sim.mjs").SimFile, tok: Tokenizer, samples: number, rnd: () => number): {
     i0: number;

@@ -12,7 +12,10 @@ const require = createRequire(import.meta.url);
 /**
  * A tokenizer as the benchmark uses it: `measure` gives an additive measure of a text, `finish` the integer
  * count_tokens answers for a sum of measures. For a plain BPE the measure is the count itself.
- * @typedef {{ name: string, measure: (s: string) => any, add: (a: any, b: any) => any, zero: () => any, finish: (m: any) => number }} Tokenizer
+ * @typedef {{
+ *   name: string, measure: (s: string) => any, add: (a: any, b: any) => any, zero: () => any,
+ *   finish: (m: any) => number,
+ * }} Tokenizer
  */
 
 const plain = (/** @type {string} */ name, /** @type {(s: string) => number} */ f) => /** @type {Tokenizer} */ ({
@@ -173,11 +176,13 @@ export function windowCounter(file, tok) {
 /**
  * Checks that windowCounter's sums equal whole-text counts on `samples` windows of the file (random starts and
  * lengths, plus the whole file). Returns the mismatches.
- * @param {import('./engine-sim.mjs').SimFile} file @param {Tokenizer} tok @param {number} samples @param {() => number} rnd
+ * @param {import('./engine-sim.mjs').SimFile} file @param {Tokenizer} tok @param {number} samples
+ * @param {() => number} rnd
  */
 export function verifyAdditivity(file, tok, samples, rnd) {
   const wc = windowCounter(file, tok);
-  const direct = (/** @type {number} */ i0, /** @type {number} */ i1) => tok.finish(tok.measure(windowText(file, i0, i1)));
+  const direct = (/** @type {number} */ i0, /** @type {number} */ i1) =>
+    tok.finish(tok.measure(windowText(file, i0, i1)));
   const L = file.lines.length;
   const cases = [[0, L]];
   for (let s = 0; s < samples; s++) {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  WINDOWS, engineRead, failureEvent, followNotes, hookCommand, hookEnv, hookInput, hookPath, postEvent, preEvent, runHook,
+  WINDOWS, engineRead, failureEvent, followNotes, hookCommand, hookEnv, hookInput, hookPath, postEvent, preEvent,
+  runHook,
 } from '../helpers/hook';
 import { prose } from '../helpers/text';
 
@@ -72,7 +73,8 @@ describe('pre clamps a window over the cap', () => {
     expect(steps.length).toBeGreaterThan(2);
     // Only the model's own first window is clamped; every window a note named runs as named.
     steps.slice(1).forEach((s) => expect(s.ran).toEqual(s.asked));
-    expect(steps.map((s) => [s.first, s.last])).toEqual(steps.map((s, i) => [i === 0 ? 1 : steps[i - 1]!.last + 1, s.last]));
+    expect(steps.map((s) => [s.first, s.last]))
+      .toEqual(steps.map((s, i) => [i === 0 ? 1 : steps[i - 1]!.last + 1, s.last]));
     expect(steps.at(-1)!.last).toBe(3000);
     expect(steps.at(-1)!.note).toBeUndefined();
     // Each note after the first goes on with the same reading.

@@ -26,7 +26,9 @@ const small = [
 ];
 const big = [F.put(dir, 'big.txt', F.crlf(F.proseOfSize(300_000, 74)))];
 
-const CASES: Array<{ cap: number | undefined; files: string[] }> = [{ cap: 3000, files: small }, { cap: undefined, files: big }];
+const CASES: Array<{ cap: number | undefined; files: string[] }> = [
+  { cap: 3000, files: small }, { cap: undefined, files: big },
+];
 const MODES = ['windows', 'whole'] as const;
 type Hooks = Awaited<ReturnType<typeof loadHooks>>;
 
@@ -49,12 +51,13 @@ describe(`the simulated engine predicts the real one (count_tokens by ${TOKENIZE
           let refusals = 0;
           for (const path of files) {
             const real: Seen[] = s.cursor(path).steps.map((st) => ({
-              asked: st.asked, isError: st.isError, content: st.content, lines: st.lines.length, notes: st.notes, hookSaw: s.ran.get(st.toolUseId),
+              asked: st.asked, isError: st.isError, content: st.content, lines: st.lines.length, notes: st.notes,
+              hookSaw: s.ran.get(st.toolUseId),
             }));
             const file = simFile(path);
             const sim = simulateSession({
-              file, count: windowCounter(file, tokenizerNamed(TOKENIZER)).count, mode, hooks: withPager ? hooks : undefined,
-              stateDir: tempDir('rounds-sim-state'), cap,
+              file, count: windowCounter(file, tokenizerNamed(TOKENIZER)).count, mode,
+              hooks: withPager ? hooks : undefined, stateDir: tempDir('rounds-sim-state'), cap,
             });
             for (const st of sim.steps) kinds.add(`${withPager ? 'pager' : 'bare'} ${st.kind}${st.context.includes('read-ceiling-pager:') ? ' noted' : ''}`);
             const predicted: Seen[] = sim.steps.map((st, i) => ({

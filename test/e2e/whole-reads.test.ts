@@ -52,7 +52,9 @@ const rows: Row[] = [];
 
 function tally(s: Session, path: string, except: number[]): Tally {
   const c = s.cursor(path);
-  return { calls: c.steps.length, refusals: c.refusals, missing: coverage(path, c.received, { except }).missing.length };
+  return {
+    calls: c.steps.length, refusals: c.refusals, missing: coverage(path, c.received, { except }).missing.length,
+  };
 }
 
 describe('reading files whole (no limit), following what the model is told', () => {
@@ -88,7 +90,8 @@ describe('reading files whole (no limit), following what the model is told', () 
         if (!prev?.advice || st.isError || !prev.notes.some((n) => n.includes('read-ceiling-pager:'))) return;
         const out = s.ran.get(st.toolUseId)?.file;
         const expected = Math.min(prev.advice.limit, out.totalLines - prev.advice.offset + 1);
-        expect({ first: out?.startLine, lines: out?.numLines }, trail).toEqual({ first: prev.advice.offset, lines: expected });
+        expect({ first: out?.startLine, lines: out?.numLines }, trail)
+          .toEqual({ first: prev.advice.offset, lines: expected });
       });
       // No silent partial page: if the engine paged the file, a note about it followed.
       const paged = c.steps.filter((st) => s.ran.get(st.toolUseId)?.file?.truncatedByTokenCap);
@@ -117,7 +120,8 @@ describe('a file read whole, then edited', () => {
       (o) => (o.results[0]?.content.includes('1\t') ? { calls: [edit] } : { text: 'Done.' }),
     ];
   };
-  const rounds = (s: { observations: { results: unknown[] }[] }) => s.observations.filter((o) => o.results.length > 0).length;
+  const rounds = (s: { observations: { results: unknown[] }[] }) =>
+    s.observations.filter((o) => o.results.length > 0).length;
 
   for (const [tool, model] of [['Write', undefined], ['Edit', 'claude-sonnet-4-5']] as const) {
     it(`${tool}${model ? ` (${model}, which checks Edit too)` : ''}: one read and one ${tool} with the pager's window mode; a refused ${tool} and a re-read without`, async () => {

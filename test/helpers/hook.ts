@@ -101,14 +101,18 @@ export interface FollowStep {
 
 /** A model that follows every note: asks `input`, lets pre rewrite it, reads as the engine does, and asks next
  * for the last `offset=N limit=M` the post note named, until a note names none. */
-export function followNotes(session: string, input: Record<string, unknown>, env: NodeJS.ProcessEnv, idPrefix: string, maxSteps = 40): FollowStep[] {
+export function followNotes(
+  session: string, input: Record<string, unknown>, env: NodeJS.ProcessEnv, idPrefix: string, maxSteps = 40,
+): FollowStep[] {
   const steps: FollowStep[] = [];
   let asked: Record<string, unknown> | undefined = input;
   for (let i = 0; asked && i < maxSteps; i++) {
     const id = `${idPrefix}_${i}`;
     const pre = runHook('pre', preEvent(session, id, asked), env);
     const rewritten = pre.json?.hookSpecificOutput?.updatedInput;
-    const ran: Record<string, unknown> = rewritten ? { ...rewritten, file_path: localPath(String(rewritten.file_path)) } : asked;
+    const ran: Record<string, unknown> = rewritten
+      ? { ...rewritten, file_path: localPath(String(rewritten.file_path)) }
+      : asked;
     const read = engineRead(String(ran.file_path), ran.offset as number | undefined, ran.limit as number | undefined);
     const post = runHook('post', postEvent(session, id, ran, read), env);
     const note: string | undefined = post.json?.hookSpecificOutput?.additionalContext;

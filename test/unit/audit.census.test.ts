@@ -8,9 +8,13 @@ import { Transcript, charBanner, lineBanner } from '../audit/records.js';
 const NOW = Date.now();
 const BIG = '/repo/big.txt';
 
-function census(transcripts: Array<Transcript | [string, Transcript]>, opts: Partial<{ days: number; byProject: boolean }> = {}): CensusReport {
+function census(
+  transcripts: Array<Transcript | [string, Transcript]>, opts: Partial<{ days: number; byProject: boolean }> = {},
+): CensusReport {
   const days = opts.days ?? 30;
-  const c = new Census({ since: NOW - days * 86_400_000, until: NOW + 60_000, days, byProject: opts.byProject ?? false });
+  const c = new Census({
+    since: NOW - days * 86_400_000, until: NOW + 60_000, days, byProject: opts.byProject ?? false,
+  });
   for (const item of transcripts) {
     const [project, t] = Array.isArray(item) ? item : ['-repo', item];
     c.startTranscript(project, t.text().length);
@@ -57,7 +61,9 @@ describe('census of a bare engine (no pager)', () => {
       .read('p2', { file_path: BIG, offset: 1100, limit: 1902 })
       .ok('p2', BIG, { startLine: 1100, numLines: 1902, totalLines: 3001 });
     const { totals } = census([bare, paged]);
-    expect(totals.partialFollowUp).toEqual({ withPager: { pages: 1, pagedOn: 1, readToEnd: 1 }, without: { pages: 1, pagedOn: 1, readToEnd: 0 } });
+    expect(totals.partialFollowUp).toEqual({
+      withPager: { pages: 1, pagedOn: 1, readToEnd: 1 }, without: { pages: 1, pagedOn: 1, readToEnd: 0 },
+    });
   });
 
   it('counts a PARTIAL page never paged on as silent, even when the file is read again from the top', () => {
@@ -94,7 +100,10 @@ describe('census of a bare engine (no pager)', () => {
       .read('r3', { file_path: '/repo/gone.txt' }).error('r3', 'File does not exist. Note: your current working directory is /repo.')
       .read('r4', { file_path: '/repo/x.bin' }).error('r4', '<tool_use_error>This tool cannot read binary files. The file appears to be a binary .bin file.</tool_use_error>');
     const { totals } = census([t]);
-    expect(totals).toMatchObject({ sizeRefusals: 1, rangeRefusals: 1, otherErrors: 2, tokenRefusals: 0, roundsLost: 2, refusalsRetried: 1, refusalsAbandoned: 1 });
+    expect(totals).toMatchObject({
+      sizeRefusals: 1, rangeRefusals: 1, otherErrors: 2, tokenRefusals: 0, roundsLost: 2, refusalsRetried: 1,
+      refusalsAbandoned: 1,
+    });
   });
 
   it('counts a character excerpt as a single-line excerpt, and banners found in the result text or only in the flag', () => {
@@ -112,7 +121,10 @@ describe('census of a bare engine (no pager)', () => {
       .read('r3', { file_path: '/repo/b.txt' })
       .ok('r3', '/repo/b.txt', { startLine: 1, numLines: 10, totalLines: 99, truncatedByTokenCap: true });
     const { totals } = census([t]);
-    expect(totals).toMatchObject({ partialPages: 3, singleLineExcerpts: 1, partialSources: { attachment: 1, inline: 1, flagOnly: 1 }, partialNotPagedOn: 3 });
+    expect(totals).toMatchObject({
+      partialPages: 3, singleLineExcerpts: 1, partialSources: { attachment: 1, inline: 1, flagOnly: 1 },
+      partialNotPagedOn: 3,
+    });
   });
 
   it('counts parallel Reads in one message, and ignores other tools and results it has no Read for', () => {
@@ -187,7 +199,9 @@ describe('census with the pager', () => {
       .preHook('r3', { file_path: BIG, offset: 4801, limit: 10 }, 'python3 my-hook.py')
       .ok('r3', BIG, { startLine: 4801, numLines: 10, totalLines: 9000 });
     const { totals } = census([t]);
-    expect(totals.pager).toMatchObject({ clamps: 2, clampsRan: 2, roundsSaved: 2, notesByKind: { clamped: 1 }, adviceFollowed: 1 });
+    expect(totals.pager).toMatchObject({
+      clamps: 2, clampsRan: 2, roundsSaved: 2, notesByKind: { clamped: 1 }, adviceFollowed: 1,
+    });
     expect(totals.otherHookRewrites).toBe(1);
   });
 
@@ -209,7 +223,8 @@ describe('census bookkeeping', () => {
       .at(NOW - 86_400_000)
       .read('new', { file_path: BIG, offset: 1, limit: 3000 }).tokenRefusal('new', 40000, 25000);
     expect(census([t], { days: 7 }).totals).toMatchObject({ sessions: 1, reads: 1, tokenRefusals: 1 });
-    expect(census([t], { days: 60 }).totals).toMatchObject({ sessions: 1, reads: 2, tokenRefusals: 2, refusalsRetried: 1 });
+    expect(census([t], { days: 60 }).totals)
+      .toMatchObject({ sessions: 1, reads: 2, tokenRefusals: 2, refusalsRetried: 1 });
     const old = new Transcript('s0', '/repo', NOW - 40 * 86_400_000).prompt().read('o', { file_path: BIG });
     expect(census([old], { days: 7 }).totals).toMatchObject({ sessions: 0, reads: 0 });
   });
@@ -259,7 +274,11 @@ describe('reading the texts back', () => {
     expect(parseNote(done)).toEqual({ kind: 'short-window', advice: undefined });
     const range = refusalNote({ path: BIG, refusedFirst: 1, refusedLast: 90000, engine: { rangeMax: '3.1MB' }, charsPerToken: undefined, cap: 25000, fits: { first: 1, lines: 700 }, after: undefined });
     expect(parseNote(range)).toEqual({ kind: 'refusal', advice: { first: 1, lines: 700 } });
-    const oversize = refusalNote({ path: BIG, refusedFirst: 1, refusedLast: 3, engine: { tokens: 90000, cap: 25000 }, charsPerToken: 3.9, cap: 25000, fits: undefined, oversize: { first: 1, last: 1, tokens: 90000, chars: 300000 }, after: { first: 2, lines: 2 } });
+    const oversize = refusalNote({
+      path: BIG, refusedFirst: 1, refusedLast: 3, engine: { tokens: 90000, cap: 25000 }, charsPerToken: 3.9,
+      cap: 25000, fits: undefined, oversize: { first: 1, last: 1, tokens: 90000, chars: 300000 },
+      after: { first: 2, lines: 2 },
+    });
     expect(parseNote(oversize)).toEqual({ kind: 'refusal', advice: { first: 2, lines: 2 } });
     expect(parseNote(clampedNote(BIG, { sentFirst: 1, sentLines: 10, cap: 25000 }))).toMatchObject({ kind: 'clamped', advice: { first: 11, lines: 10 } });
     expect(parseNote('PostToolUse:Read hook additional context: read-ceiling-pager: x')).toBeUndefined();

@@ -7,7 +7,8 @@ import { countText, tokenizerNamed, verifyAdditivity } from '../../scripts/lib/t
 
 const file = (text: string, path = '/repo/big.txt') => simFile(path, Buffer.from(text, 'utf8'));
 /** count_tokens as a fixed density, so the figures are docs/ENGINE.md's own. */
-const density = (f: ReturnType<typeof file>, charsPerToken: number) => (i0: number, i1: number) => Math.round(windowText(f, i0, i1).length / charsPerToken);
+const density = (f: ReturnType<typeof file>, charsPerToken: number) => (i0: number, i1: number) =>
+  Math.round(windowText(f, i0, i1).length / charsPerToken);
 
 describe('engine simulation', () => {
   it('sizes as the engine writes them (docs/ENGINE.md §2.4, §5.2)', () => {
@@ -24,9 +25,12 @@ describe('engine simulation', () => {
   it('a whole-file read over the cap is a PARTIAL page of 1099 of 3001 lines at 58000 tokens (docs/ENGINE.md §4.4)', () => {
     const f = file(Array.from({ length: 3000 }, (_, i) => `line ${i + 1} ${'x'.repeat(60)}`).join('\n') + '\n');
     const whole = f.text.length;
-    const r = simulateRead(f, { file_path: f.path }, { count: (i0, i1) => (i1 - i0 === 3001 ? 58_000 : Math.round(windowText(f, i0, i1).length / (whole / 58_000))) });
+    const r = simulateRead(f, { file_path: f.path }, {
+      count: (i0, i1) => (i1 - i0 === 3001 ? 58_000 : Math.round(windowText(f, i0, i1).length / (whole / 58_000))),
+    });
     expect(r.kind).toBe('partial');
-    expect(r.response.file).toMatchObject({ numLines: 1099, startLine: 1, totalLines: 3001, truncatedByTokenCap: true });
+    expect(r.response.file)
+      .toMatchObject({ numLines: 1099, startLine: 1, totalLines: 3001, truncatedByTokenCap: true });
     expect(r.banner).toMatch(/^\[Truncated: PARTIAL view — \/repo\/big\.txt: showing lines 1-1099 of 3001 total \(58000 tokens, cap 25000\)\. Call Read with offset=1100 limit=1099 for the next page, or Grep/);
     expect(r.content.split('\n')[0]).toBe('1\tline 1 ' + 'x'.repeat(60));
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  emptyMemory, MEMORY_MAX_AGE_MS, MEMORY_MAX_FILES, MEMORY_MAX_MODELS, MEMORY_MAX_OBSERVATIONS, normalizeMemory, observationsOf, rememberedFile,
-  withFile, withObservation,
+  emptyMemory, MEMORY_MAX_AGE_MS, MEMORY_MAX_FILES, MEMORY_MAX_MODELS, MEMORY_MAX_OBSERVATIONS, normalizeMemory,
+  observationsOf, rememberedFile, withFile, withObservation,
 } from '../../src/state/memory';
 
 describe('memory across sessions', () => {

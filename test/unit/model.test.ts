@@ -3,7 +3,8 @@ import { GROUP_OF } from '../../src/estimate/groups';
 import { PRIOR_SAFETY, WEIGHTS } from '../../src/estimate/weights';
 import { fitFactors, modelPrior } from '../../src/state/model';
 
-const obs = (point: number[], factor: number[], at = 1) => ({ point, tokens: point.reduce((a, p, i) => a + p * factor[i]!, 0), at });
+const obs = (point: number[], factor: number[], at = 1) =>
+  ({ point, tokens: point.reduce((a, p, i) => a + p * factor[i]!, 0), at });
 
 describe('what a model\'s own counts teach about the estimate', () => {
   it('nothing seen: no prior, the calibration stands', () => {
@@ -11,12 +12,17 @@ describe('what a model\'s own counts teach about the estimate', () => {
   });
 
   it('a model sparser than the calibration on every group: factors below 1, pulled toward it by the ridge', () => {
-    const seen = [obs([20000, 8000, 0, 0], [0.7, 0.7, 1, 1]), obs([15000, 12000, 0, 0], [0.7, 0.7, 1, 1]), obs([26000, 3000, 0, 0], [0.7, 0.7, 1, 1])];
+    const seen = [
+      obs([20000, 8000, 0, 0], [0.7, 0.7, 1, 1]), obs([15000, 12000, 0, 0], [0.7, 0.7, 1, 1]),
+      obs([26000, 3000, 0, 0], [0.7, 0.7, 1, 1]),
+    ];
     const k = fitFactors(seen);
     expect(k[0]).toBeLessThan(0.85);
     expect(k[0]).toBeGreaterThan(0.6);
     // What it predicts for each count it saw is within a few percent of that count (the ridge holds it a little high).
-    for (const o of seen) expect(Math.abs(o.point.reduce((a, p, i) => a + p * k[i]!, 0) / o.tokens - 1)).toBeLessThan(0.08);
+    for (const o of seen) {
+      expect(Math.abs(o.point.reduce((a, p, i) => a + p * k[i]!, 0) / o.tokens - 1)).toBeLessThan(0.08);
+    }
     expect(k[2]).toBe(1); // no Hangul, Han or Kana seen: the calibration stands
     const prior = modelPrior(seen)!;
     expect(prior.observations).toBe(3);
@@ -29,10 +35,15 @@ describe('what a model\'s own counts teach about the estimate', () => {
 
   it('groups are told apart: dense on Hangul, sparse on English words', () => {
     const f = [0.8, 1, 1.5, 1];
-    const k = fitFactors([obs([20000, 5000, 1000, 0], f), obs([2000, 3000, 20000, 0], f), obs([10000, 4000, 9000, 0], f), obs([1000, 1000, 24000, 0], f)]);
+    const k = fitFactors([
+      obs([20000, 5000, 1000, 0], f), obs([2000, 3000, 20000, 0], f), obs([10000, 4000, 9000, 0], f),
+      obs([1000, 1000, 24000, 0], f),
+    ]);
     expect(k[2]).toBeGreaterThan(1.3);
     expect(k[0]).toBeLessThan(0.95);
-    const prior = modelPrior([obs([20000, 5000, 1000, 0], f), obs([2000, 3000, 20000, 0], f), obs([10000, 4000, 9000, 0], f)])!;
+    const prior = modelPrior([
+      obs([20000, 5000, 1000, 0], f), obs([2000, 3000, 20000, 0], f), obs([10000, 4000, 9000, 0], f),
+    ])!;
     // Denser on Hangul: the first window's estimate rises there too; sparser on words: it does not fall.
     expect(prior.firstWeights.hangul).toBeGreaterThan(WEIGHTS.hangul);
     expect(prior.firstWeights.words).toBe(WEIGHTS.words);
@@ -40,7 +51,10 @@ describe('what a model\'s own counts teach about the estimate', () => {
 
   it('with few counts the margin stays the prior\'s; a scattered model keeps a wide one', () => {
     expect(modelPrior([obs([20000, 8000, 0, 0], [0.7, 0.7, 1, 1])])!.safety).toBe(PRIOR_SAFETY);
-    const scattered = [obs([20000, 0, 0, 0], [0.6, 1, 1, 1]), obs([20000, 0, 0, 0], [1.0, 1, 1, 1]), obs([20000, 0, 0, 0], [0.8, 1, 1, 1])];
+    const scattered = [
+      obs([20000, 0, 0, 0], [0.6, 1, 1, 1]), obs([20000, 0, 0, 0], [1.0, 1, 1, 1]),
+      obs([20000, 0, 0, 0], [0.8, 1, 1, 1]),
+    ];
     expect(modelPrior(scattered)!.safety).toBe(PRIOR_SAFETY);
   });
 

@@ -92,7 +92,8 @@ describe('refusalNote: what the model is told after the engine refused anyway', 
   it('when not even the first line fits, names no window that would be refused again', () => {
     const note = refusalNote({
       path: '/r/one.txt', refusedFirst: 1, refusedLast: 3, engine: { tokens: 112000, cap: 25000 }, charsPerToken: 4,
-      cap: 25000, fits: undefined, oversize: { first: 1, last: 1, tokens: 112000, chars: 450000 }, after: { first: 2, lines: 2 },
+      cap: 25000, fits: undefined, oversize: { first: 1, last: 1, tokens: 112000, chars: 450000 },
+      after: { first: 2, lines: 2 },
     });
     expect(note).not.toMatch(/offset=1 /);
     expect(note).toContain('Line 1 alone is over the cap');

@@ -17,28 +17,38 @@ const stat = { size: Buffer.byteLength(prose(3000)) };
 const later = Date.now() + 60_000;
 
 describe('planWindow', () => {
-  const first = planWindow({ file_path: file, offset: 1, limit: 3000 }, { path: file, stat }, 25_000, PRIOR_SIZING, later);
+  const first = planWindow(
+    { file_path: file, offset: 1, limit: 3000 }, { path: file, stat }, 25_000, PRIOR_SIZING, later,
+  );
   if (first.kind !== 'clamp') throw new Error('the fixture must be clamped');
   // A window over the cap with either margin, under it by its point estimate.
   const asked = Math.floor(first.lines * PRIOR_SAFETY * (1 / FOLLOW_SAFETY + 1) / 2);
 
   it('clamps the first window of a file with the full margin', () => {
-    const p = planWindow({ file_path: file, offset: 1, limit: asked }, { path: file, stat }, 25_000, PRIOR_SIZING, later);
+    const p = planWindow(
+      { file_path: file, offset: 1, limit: asked }, { path: file, stat }, 25_000, PRIOR_SIZING, later,
+    );
     expect(p).toMatchObject({ kind: 'clamp', lines: first.lines });
   });
 
   it('lets a later window run when its point estimate fits', () => {
-    const p = planWindow({ file_path: file, offset: 1, limit: asked }, { path: file, stat }, 25_000, sizingFor(undefined, true), later);
+    const p = planWindow(
+      { file_path: file, offset: 1, limit: asked }, { path: file, stat }, 25_000, sizingFor(undefined, true), later,
+    );
     expect(p).toEqual({ kind: 'pass', reason: 'worth-the-risk' });
   });
 
   it('never gambles once a refusal taught the file\'s density: a file is refused at most once', () => {
-    const p = planWindow({ file_path: file, offset: 1, limit: asked }, { path: file, stat }, 25_000, sizingFor({ ratio: 1 }, true), later);
+    const p = planWindow(
+      { file_path: file, offset: 1, limit: asked }, { path: file, stat }, 25_000, sizingFor({ ratio: 1 }, true), later,
+    );
     expect(p.kind).toBe('clamp');
   });
 
   it('a later window clamps with the narrower margin: a larger window than the first', () => {
-    const p = planWindow({ file_path: file, offset: 1, limit: 3000 }, { path: file, stat }, 25_000, sizingFor(undefined, true), later);
+    const p = planWindow(
+      { file_path: file, offset: 1, limit: 3000 }, { path: file, stat }, 25_000, sizingFor(undefined, true), later,
+    );
     expect(p.kind).toBe('clamp');
     if (p.kind === 'clamp') expect(p.lines).toBeGreaterThan(first.lines);
   });

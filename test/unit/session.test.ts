@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  emptyState, learnedFor, MAX_FILES, MAX_PLANS, normalizeState, PLAN_MAX_AGE_MS, readingContinued, withLearned, withoutPlan, withoutReading,
-  withPlan, withReading, type Plan, type Reading,
+  emptyState, learnedFor, MAX_FILES, MAX_PLANS, normalizeState, PLAN_MAX_AGE_MS, readingContinued, withLearned,
+  withoutPlan, withoutReading, withPlan, withReading, type Plan, type Reading,
 } from '../../src/state/session';
 
 const plan = (at: number): Plan => ({ file: '/f', size: 1, mtimeMs: 2, askedFirst: 1, askedLines: 3000, sentFirst: 1, sentLines: 900, estimate: 24000, cap: 25000, at });
@@ -47,7 +47,9 @@ describe('session state', () => {
   });
 
   it('a reading is continued only by a Read from the named line, no longer than named, of the unchanged file', () => {
-    const r: Reading = { size: 10, mtimeMs: 5, askedFirst: 1, askedLast: 3000, whole: false, nextFirst: 1100, nextLines: 950, at: 1 };
+    const r: Reading = {
+      size: 10, mtimeMs: 5, askedFirst: 1, askedLast: 3000, whole: false, nextFirst: 1100, nextLines: 950, at: 1,
+    };
     const s = withReading(emptyState(), '/f', r);
     expect(readingContinued(s, '/f', 10, 5, 1100, 950)).toEqual(r);
     expect(readingContinued(s, '/f', 10, 5, 1100, 400)).toEqual(r);
