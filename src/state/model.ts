@@ -4,19 +4,16 @@
 // calibration) on the model's observations (refusals and partial-page banners, each an exact count; the newest 32
 // within 30 days, state/memory.ts). Pure.
 import { GROUP_COUNT, GROUP_OF } from '../estimate/groups.js';
-import { PRIOR_SAFETY, WEIGHTS, type Weights } from '../estimate/weights.js';
+import { WEIGHTS, type Weights } from '../estimate/weights.js';
 import type { Observation } from './memory.js';
 
 export interface ModelPrior {
-  /** The calibrated weights, each scaled by its group's factor: for the windows after a file's first. */
+  /** The calibrated weights, each scaled by its group's factor. */
   weights: Weights;
-  /** The same with no factor below 1, for a file's first window, which is never a gamble: a model's counts raise
-   * the estimate where they ran denser than the calibration, and lower it only once the file itself was read. One
-   * group holds many scripts (Arabic and Tamil count very differently), so a lower factor learned on some files does
-   * not promise the next. */
-  firstWeights: Weights;
-  /** The margin for the windows after a file's first: wider while few counts were seen or they scatter. */
-  safety: number;
+  /** The same with no factor below 1: what sizes windows. A model's counts raise the estimate where they ran denser
+   * than the calibration, and never lower it: one group holds many scripts and kinds of text (Arabic and Tamil count
+   * very differently), so a lower factor learned on some files does not promise the next. */
+  sizingWeights: Weights;
   observations: number;
 }
 
@@ -24,9 +21,6 @@ export interface ModelPrior {
 const RIDGE = 0.25;
 const MIN_FACTOR = 0.4;
 const MAX_FACTOR = 2.5;
-/** Below this many observations the prior keeps its own margin. */
-const MIN_OBSERVATIONS = 3;
-const MIN_SAFETY = 1.05;
 
 export function modelPrior(observations: readonly Observation[]): ModelPrior | undefined {
   const usable = observations.filter(
@@ -34,21 +28,13 @@ export function modelPrior(observations: readonly Observation[]): ModelPrior | u
   );
   if (usable.length === 0) return undefined;
   const k = fitFactors(usable);
-  const residuals = usable.map((o) => (dot(k, o.point) - o.tokens) / o.tokens);
-  const rms = Math.sqrt(residuals.reduce((a, e) => a + e * e, 0) / residuals.length);
-  // Under-estimates are what get refused: the margin covers the worst one seen, and twice the scatter.
-  const worstLow = Math.max(0, ...residuals.map((e) => -e));
-  const safety =
-    usable.length < MIN_OBSERVATIONS
-      ? PRIOR_SAFETY
-      : Math.min(PRIOR_SAFETY, Math.max(MIN_SAFETY, 1 + 2 * rms, 1 + worstLow + 0.02));
   const weights = { ...WEIGHTS };
-  const firstWeights = { ...WEIGHTS };
+  const sizingWeights = { ...WEIGHTS };
   for (const f of Object.keys(weights) as (keyof Weights)[]) {
     weights[f] = WEIGHTS[f] * k[GROUP_OF[f]]!;
-    firstWeights[f] = WEIGHTS[f] * Math.max(1, k[GROUP_OF[f]]!);
+    sizingWeights[f] = WEIGHTS[f] * Math.max(1, k[GROUP_OF[f]]!);
   }
-  return { weights, firstWeights, safety, observations: usable.length };
+  return { weights, sizingWeights, observations: usable.length };
 }
 
 /** Minimizes Σ ((k·p − t) / t)² + RIDGE × Σ (k_g − 1)² by the normal equations, then keeps each factor in
@@ -66,10 +52,6 @@ export function fitFactors(observations: readonly Observation[]): number[] {
   }
   const k = solve(a, b) ?? new Array<number>(n).fill(1);
   return k.map((x) => Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, Number.isFinite(x) ? x : 1)));
-}
-
-function dot(k: readonly number[], p: readonly number[]): number {
-  return k.reduce((acc, x, i) => acc + x * (p[i] ?? 0), 0);
 }
 
 /** Gaussian elimination with partial pivoting; undefined for a singular system (the ridge keeps it regular). */

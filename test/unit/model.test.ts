@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GROUP_OF } from '../../src/estimate/groups';
-import { PRIOR_SAFETY, WEIGHTS } from '../../src/estimate/weights';
+import { WEIGHTS } from '../../src/estimate/weights';
 import { fitFactors, modelPrior } from '../../src/state/model';
 
 const obs = (point: number[], factor: number[], at = 1) =>
@@ -27,10 +27,8 @@ describe('what a model\'s own counts teach about the estimate', () => {
     const prior = modelPrior(seen)!;
     expect(prior.observations).toBe(3);
     expect(prior.weights.words).toBeCloseTo(WEIGHTS.words * k[GROUP_OF.words]!, 10);
-    // A file's first window is never a gamble: a sparser model does not shrink its estimate.
-    expect(prior.firstWeights).toEqual(WEIGHTS);
-    expect(prior.safety).toBeGreaterThanOrEqual(1.05);
-    expect(prior.safety).toBeLessThanOrEqual(PRIOR_SAFETY);
+    // A sparser model does not shrink the estimate that sizes windows.
+    expect(prior.sizingWeights).toEqual(WEIGHTS);
   });
 
   it('groups are told apart: dense on Hangul, sparse on English words', () => {
@@ -44,18 +42,9 @@ describe('what a model\'s own counts teach about the estimate', () => {
     const prior = modelPrior([
       obs([20000, 5000, 1000, 0], f), obs([2000, 3000, 20000, 0], f), obs([10000, 4000, 9000, 0], f),
     ])!;
-    // Denser on Hangul: the first window's estimate rises there too; sparser on words: it does not fall.
-    expect(prior.firstWeights.hangul).toBeGreaterThan(WEIGHTS.hangul);
-    expect(prior.firstWeights.words).toBe(WEIGHTS.words);
-  });
-
-  it('with few counts the margin stays the prior\'s; a scattered model keeps a wide one', () => {
-    expect(modelPrior([obs([20000, 8000, 0, 0], [0.7, 0.7, 1, 1])])!.safety).toBe(PRIOR_SAFETY);
-    const scattered = [
-      obs([20000, 0, 0, 0], [0.6, 1, 1, 1]), obs([20000, 0, 0, 0], [1.0, 1, 1, 1]),
-      obs([20000, 0, 0, 0], [0.8, 1, 1, 1]),
-    ];
-    expect(modelPrior(scattered)!.safety).toBe(PRIOR_SAFETY);
+    // Denser on Hangul: the estimate that sizes windows rises there; sparser on words: it does not fall.
+    expect(prior.sizingWeights.hangul).toBeGreaterThan(WEIGHTS.hangul);
+    expect(prior.sizingWeights.words).toBe(WEIGHTS.words);
   });
 
   it('factors stay in bounds whatever the counts say', () => {
