@@ -1,0 +1,43 @@
+// Issue #12 on the real engine: what a refusal teaches about a file outlives the session. A denser model refuses
+// the pager's first window of a file once; in a new session on the same machine, the first window of the same
+// unchanged file fits at once. A machine without that memory is refused again (the control).
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir, removeTempDirs } from './harness/engine.mjs';
+import { prose, put } from './harness/files.mjs';
+import { readSession } from './harness/session.mjs';
+
+afterAll(removeTempDirs);
+
+const ENGINE_TIMEOUT = 240_000;
+/** count_tokens answers this many times the npm tokenizer's count: a denser model than the pager expects. */
+const DENSER = 2.5;
+
+describe('memory across sessions', () => {
+  it('a density learned in one session makes the same unchanged file\'s first window right in the next', async () => {
+    const dir = tempDir('memory');
+    const home = tempDir('memory-home');
+    const path = put(dir, 'prose.txt', prose(1500, 23));
+    const target = { path, offset: 1, limit: 1500, once: true };
+    const first = await readSession({ cwd: dir, hooks: 'pager', scale: DENSER, home, targets: [target] });
+    expect(first.ok, first.run.stderr).toBe(true);
+    expect(first.cursor(path).steps[0]!.isError, 'the prior is too light for this model: refused once').toBe(true);
+
+    const [next, control] = await Promise.all([
+      readSession({ cwd: dir, hooks: 'pager', scale: DENSER, home, targets: [target] }),
+      readSession({ cwd: tempDir('memory-control'), hooks: 'pager', scale: DENSER, home: tempDir('memory-home2'), targets: [{ ...target, path: put(tempDir('memory-control-files'), 'prose.txt', prose(1500, 23)) }] }),
+    ]);
+    expect(next.ok, next.run.stderr).toBe(true);
+    expect(next.sessionId).not.toBe(first.sessionId);
+    const step = next.cursor(path).steps[0]!;
+    expect(step.isError, step.content.slice(0, 200)).toBe(false);
+    // Clamped to fit, and no needlessly small window: the engine counted it near the cap.
+    expect(step.lines.length).toBeLessThan(1500);
+    const page = step.lines.map(([, t]) => t).join('\n');
+    const counted = next.counts.find((c) => c.text === page);
+    expect(counted?.tokens).toBeLessThanOrEqual(25_000);
+    expect(counted!.tokens).toBeGreaterThan(25_000 * 0.8);
+    // The same Read on a machine that never saw the file is refused, as the first session's was.
+    expect(control.ok, control.run.stderr).toBe(true);
+    expect(control.cursors[0]!.steps[0]!.isError).toBe(true);
+  }, ENGINE_TIMEOUT);
+});
