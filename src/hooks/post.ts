@@ -33,7 +33,7 @@ import {
 import { refusalNote, shortWindowNote, type NextWindow, type RefusalAdvice, type ShortBecause } from './note.js';
 import { parseRefusal } from './refusal.js';
 import { askedLines, classifyRead, firstLine } from './request.js';
-import { modelCall, modelInput } from './transcript.js';
+import { modelCall, modelInput, readsBeside } from './transcript.js';
 
 /** Why `post` says nothing, for the trace. */
 export type NoNoteReason =
@@ -110,11 +110,13 @@ function afterSuccess(
   const next = file && sizing ? continuation(file.path, returnedLast + 1, end, cap, sizing, ctx.deadline) : undefined;
   const fitted = next?.window ?? (next ? undefined : { first: returnedLast + 1, lines: end - returnedLast });
   const after = fitted && namedWindow(fitted, lastLine, out.totalLines, asked.last);
-  // The rest of the window fits with room to spare, and the file goes on: a reader reading on may take more.
-  const readingOn =
-    file && sizing && after && next?.window && end < lastLine && after.first + after.lines - 1 >= end
-      ? readOn(file.path, after, lastLine, out.totalLines, cap, sizing, ctx.deadline)
-      : undefined;
+  // The rest of the window fits with room to spare, and the file goes on: a reader reading on may take more, up to
+  // the first line another Read of the same message asked for (parallel windows of one file are read once).
+  const readOnTo = file && sizing && after && next?.window && end < lastLine && after.first + after.lines - 1 >= end
+    ? readingOnLimit(event, input.file_path, end, lastLine) : undefined;
+  const readingOn = readOnTo !== undefined && readOnTo > end
+    ? readOn(file!.path, after!, readOnTo, lastLine, out.totalLines, cap, sizing!, ctx.deadline)
+    : undefined;
   if (file && after) {
     const named = readingOn ?? after;
     const reading: Reading = {
@@ -152,25 +154,37 @@ function afterSuccess(
   });
 }
 
-/** The longest window from the rest's first line that fits, past the end of the requested window; undefined when
- * it is no longer than the rest. */
+/** The last line a window reading on past `end` may reach: the file's last, or the line before the first that
+ * another Read of the same file in the model's message starts at. */
+function readingOnLimit(event: PostToolUse, filePath: string, end: number, lastLine: number): number {
+  let limit = lastLine;
+  for (const other of readsBeside(event.transcript_path, event.tool_use_id)) {
+    const read = ReadInput.safeParse(other);
+    if (!read.success || read.data.file_path !== filePath) continue;
+    const request = classifyRead(read.data);
+    if (request.kind === 'pass') continue;
+    const first = firstLine(request);
+    if (first > end) limit = Math.min(limit, first - 1);
+  }
+  return limit;
+}
+
+/** The longest window from the rest's first line that fits, past the end of the requested window and up to `to`;
+ * undefined when it is no longer than the rest. */
 function readOn(
   path: string,
   rest: NextWindow,
+  to: number,
   lastLine: number,
   totalLines: number,
   cap: number,
   sizing: Sizing,
   deadline: number,
 ): NextWindow | undefined {
-  const fit = fitWindow(path, rest.first, budgetFor(path, cap, sizing, lastLine - rest.first + 1), deadline);
+  const fit = fitWindow(path, rest.first, budgetFor(path, cap, sizing, to - rest.first + 1), deadline);
   if (fit.scan.timedOut || fit.lines <= rest.lines) return undefined;
-  return namedWindow(
-    { first: rest.first, lines: Math.min(fit.lines, lastLine - rest.first + 1) },
-    lastLine,
-    totalLines,
-    undefined,
-  );
+  const window = { first: rest.first, lines: Math.min(fit.lines, to - rest.first + 1) };
+  return to < lastLine ? window : namedWindow(window, lastLine, totalLines, undefined);
 }
 
 /** The engine sized its partial page from its count of the whole file: about `lines × cap / tokens × 0.85` lines

@@ -23,6 +23,8 @@ export interface ModelCall {
   name: string;
   input: Record<string, unknown>;
   model: string | undefined;
+  /** The id of the model's message: parallel calls share it. */
+  messageId?: string;
 }
 
 /** The last `bytes` of a file (never a FIFO or a device), undecoded, or undefined when there is none to read. */
@@ -74,14 +76,48 @@ function toolUseIn(line: string, toolUseId: string): ModelCall | undefined {
     return undefined; // the first line of the tail may be cut
   }
   if (!isRecord(record) || record.type !== 'assistant' || !isRecord(record.message)) return undefined;
-  const { content, model } = record.message;
+  const { content, model, id } = record.message;
   if (!Array.isArray(content)) return undefined;
   for (const b of content) {
     if (isRecord(b) && b.type === 'tool_use' && b.id === toolUseId && typeof b.name === 'string' && isRecord(b.input)) {
-      return { name: b.name, input: b.input, model: typeof model === 'string' ? model : undefined };
+      const call: ModelCall = { name: b.name, input: b.input, model: typeof model === 'string' ? model : undefined };
+      if (typeof id === 'string') call.messageId = id;
+      return call;
     }
   }
   return undefined;
+}
+
+/** The inputs of the other Read calls the model made in the same message as this one (parallel Reads: the engine
+ * writes one assistant record per tool_use, all with the message's id). Pure. */
+export function siblingReads(jsonl: string, toolUseId: string): Record<string, unknown>[] {
+  const messageId = findToolUse(jsonl, toolUseId)?.messageId;
+  if (messageId === undefined) return [];
+  const needle = `"id":${JSON.stringify(messageId)}`;
+  const out: Record<string, unknown>[] = [];
+  for (let at = jsonl.indexOf(needle); at >= 0; at = jsonl.indexOf(needle, at + 1)) {
+    const start = jsonl.lastIndexOf('\n', at) + 1;
+    const endNl = jsonl.indexOf('\n', at);
+    let record: unknown;
+    try {
+      record = JSON.parse(jsonl.slice(start, endNl < 0 ? jsonl.length : endNl));
+    } catch {
+      continue;
+    }
+    if (!isRecord(record) || record.type !== 'assistant' || !isRecord(record.message)) continue;
+    if (record.message.id !== messageId || !Array.isArray(record.message.content)) continue;
+    for (const b of record.message.content) {
+      if (isRecord(b) && b.type === 'tool_use' && b.name === 'Read' && b.id !== toolUseId && isRecord(b.input)) out.push(b.input);
+    }
+  }
+  return out;
+}
+
+/** The other Reads of the model's message, from the session transcript. */
+export function readsBeside(transcriptPath: unknown, toolUseId: string): Record<string, unknown>[] {
+  if (typeof transcriptPath !== 'string') return [];
+  const tail = readTailBytes(transcriptPath, TAIL_BYTES);
+  return tail ? siblingReads(tail.toString('utf8'), toolUseId) : [];
 }
 
 /** The engine's count of a whole file, from the banner of its partial page (a `read_truncation_notice`

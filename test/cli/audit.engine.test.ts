@@ -187,15 +187,18 @@ describe.each([
     expect(hugeRead.isError).toBe(false);
     expect(hugeRead.lines).toBeLessThan(15000);
     expect(p.clamps).toBe(run.seen.shortened + 1);
-    expect(p).toMatchObject({ clamps: 3, clampsRan: 3, clampsRefused: 0, roundsSaved: 3, sessions: 1 });
+    // The follow-up ran as the note named it: sized to fit, it needed no clamp.
+    expect(p).toMatchObject({ clamps: 2, clampsRan: 2, clampsRefused: 0, roundsSaved: 2, sessions: 1 });
   });
 
   it('counts the notes the model was shown and whether the next Read followed them', () => {
     const p = report.totals.pager;
     expect(p.notes).toBe(run.seen.notes);
-    expect(p.notesByKind).toEqual({ 'short-window': 3, refusal: 0, clamped: 0 });
-    // The scripted model followed the first note; the follow-up's note and huge.txt's note had no Read after them.
-    expect(p).toMatchObject({ advice: 3, adviceFollowed: 1, adviceOtherWindow: 0, adviceNoFurtherRead: 2 });
+    // After the partial page, the clamp, the follow-up (the reading goes on) and huge.txt's first window.
+    expect(p.notesByKind).toEqual({ 'short-window': 4, refusal: 0, clamped: 0 });
+    // The model asked its own window after the partial page's note, followed the clamp's note, and read nothing
+    // more of either file after the follow-up's note and huge.txt's.
+    expect(p).toMatchObject({ advice: 4, adviceFollowed: 1, adviceOtherWindow: 1, adviceNoFurtherRead: 2 });
   });
 
   it('still counts the engine PARTIAL page, now paged on', () => {

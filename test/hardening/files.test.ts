@@ -44,7 +44,7 @@ function engineRead(path: string, input: Record<string, any>) {
 }
 
 /** A note agrees with the engine's result: the file's line count, the lines returned, and a next window that
- * starts after them and stays inside what was asked and inside the file. */
+ * starts after them and stays inside what was asked and inside the file (or one line past its end). */
 function noteDisagrees(note: string, response: any, asked: Record<string, any>): string[] {
   const f = response.file;
   const bad: string[] = [];
@@ -52,10 +52,11 @@ function noteDisagrees(note: string, response: any, asked: Record<string, any>):
   const first = Math.max(1, f.startLine);
   const last = first + f.numLines - 1;
   if (!note.includes(`returned lines ${first === last ? first : `${first}-${last}`}`)) bad.push(`returned lines not ${first}-${last}`);
-  const askedLast = asked.limit === undefined ? f.totalLines : Math.max(1, asked.offset ?? 1) + asked.limit - 1;
+  const askedLast = asked.limit === undefined ? f.totalLines + 1 : Math.max(1, asked.offset ?? 1) + asked.limit - 1;
   for (const m of note.matchAll(/offset=(\d+) limit=(\d+)/g)) {
     const a = Number(m[1]); const b = Number(m[2]);
-    if (a <= last || b < 1 || a + b - 1 > Math.min(askedLast, f.totalLines)) bad.push(`next window offset=${a} limit=${b} after ${first}-${last} of ${askedLast}/${f.totalLines}`);
+    // A window that reaches the end asks for one line more than the engine counts (the reader then knows).
+    if (a <= last || b < 1 || a + b - 1 > Math.min(askedLast, f.totalLines + 1)) bad.push(`next window offset=${a} limit=${b} after ${first}-${last} of ${askedLast}/${f.totalLines}`);
   }
   return bad;
 }

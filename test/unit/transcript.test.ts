@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findBannerCount, findToolInput, findToolUse } from '../../src/hooks/transcript';
+import { findBannerCount, findToolInput, findToolUse, siblingReads } from '../../src/hooks/transcript';
 
 const line = (id: string, input: object) => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', id, name: 'Read', input }] } });
 
@@ -49,5 +49,20 @@ describe('findToolUse reads only the assistant\'s tool_use records', () => {
       '{"type":"user","message":{"content":[{"type":"tool_use","id":"toolu_A","name":"Read","input":{"file_path":"/x"}}]}}',
     ].join('\n');
     expect(findToolUse(jsonl, 'toolu_A')).toEqual({ name: 'Read', input: { file_path: '/a', limit: 5 }, model: undefined });
+  });
+
+  it('the other Reads of the same message: parallel windows, one assistant record each', () => {
+    const rec = (msg: string, id: string, input: object, name = 'Read') => JSON.stringify({
+      type: 'assistant', message: { id: msg, model: 'm', content: [{ type: 'tool_use', id, name, input }] },
+    });
+    const jsonl = [
+      rec('msg_1', 'toolu_A', { file_path: '/f', offset: 1, limit: 300 }),
+      rec('msg_1', 'toolu_B', { file_path: '/f', offset: 301, limit: 300 }),
+      rec('msg_1', 'toolu_C', { command: 'ls' }, 'Bash'),
+      rec('msg_2', 'toolu_D', { file_path: '/f', offset: 601, limit: 300 }),
+    ].join('\n');
+    expect(siblingReads(jsonl, 'toolu_A')).toEqual([{ file_path: '/f', offset: 301, limit: 300 }]);
+    expect(siblingReads(jsonl, 'toolu_D')).toEqual([]);
+    expect(siblingReads(jsonl, 'toolu_X')).toEqual([]);
   });
 });
