@@ -137,6 +137,15 @@ export function simulateSession(o) {
       toolUseResult: r.isError ? `Error: ${r.content}` : r.response,
     })}\n`);
     parent = `${sessionId}-u${ids}`;
+    // After a PARTIAL page the engine records its banner (the whole file's count) beside the result, after the post
+    // hooks ran: the next Read's hooks can read it.
+    if ('banner' in r && r.banner) {
+      appendFileSync(transcript, `${JSON.stringify({
+        parentUuid: parent, isSidechain: false, type: 'attachment', uuid: `${sessionId}-n${ids}`, sessionId, cwd,
+        timestamp: new Date(clock.t).toISOString(),
+        attachment: { type: 'read_truncation_notice', banner: r.banner, toolUseID: id },
+      })}\n`);
+    }
     const context = [
       preContext === undefined ? undefined : hookContext('PreToolUse', preContext),
       'banner' in r ? r.banner : undefined,

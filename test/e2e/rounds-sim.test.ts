@@ -77,8 +77,10 @@ describe(`the simulated engine predicts the real one (count_tokens by ${TOKENIZE
   }
 
   it('the cases cover token and size refusals, PARTIAL pages, windows and the pager\'s notes', () => {
+    // With the pager these files are read without a refusal, so its refusal notes are not compared here (the unit
+    // and black-box tests hold their text); its notes after a partial page and after a window are.
     expect([...kinds].sort()).toEqual(expect.arrayContaining([
-      'bare partial', 'bare size', 'bare tokens', 'bare window', 'pager partial', 'pager tokens noted', 'pager window noted',
+      'bare partial', 'bare size', 'bare tokens', 'bare window', 'pager partial noted', 'pager window noted',
     ]));
   });
 });
