@@ -96,14 +96,7 @@ export function siblingReads(jsonl: string, toolUseId: string): Record<string, u
   const needle = `"id":${JSON.stringify(messageId)}`;
   const out: Record<string, unknown>[] = [];
   for (let at = jsonl.indexOf(needle); at >= 0; at = jsonl.indexOf(needle, at + 1)) {
-    const start = jsonl.lastIndexOf('\n', at) + 1;
-    const endNl = jsonl.indexOf('\n', at);
-    let record: unknown;
-    try {
-      record = JSON.parse(jsonl.slice(start, endNl < 0 ? jsonl.length : endNl));
-    } catch {
-      continue;
-    }
+    const record = recordAt(jsonl, at);
     if (!isRecord(record) || record.type !== 'assistant' || !isRecord(record.message)) continue;
     if (record.message.id !== messageId || !Array.isArray(record.message.content)) continue;
     for (const b of record.message.content) {
@@ -125,14 +118,7 @@ export function readsBeside(transcriptPath: unknown, toolUseId: string): Record<
 export function findBannerCount(jsonl: string, toolUseId: string): BannerCount | undefined {
   const needle = `"toolUseID":${JSON.stringify(toolUseId)}`;
   for (let at = jsonl.lastIndexOf(needle); at >= 0; at = at > 0 ? jsonl.lastIndexOf(needle, at - 1) : -1) {
-    const start = jsonl.lastIndexOf('\n', at) + 1;
-    const endNl = jsonl.indexOf('\n', at);
-    let record: unknown;
-    try {
-      record = JSON.parse(jsonl.slice(start, endNl < 0 ? jsonl.length : endNl));
-    } catch {
-      continue;
-    }
+    const record = recordAt(jsonl, at);
     const a = (record as { attachment?: { type?: unknown; toolUseID?: unknown; banner?: unknown } } | null)?.attachment;
     if (a?.type !== 'read_truncation_notice' || a.toolUseID !== toolUseId || typeof a.banner !== 'string') continue;
     const m = /\((\d+) tokens, cap (\d+)\)/.exec(a.banner);
@@ -153,4 +139,16 @@ export function bannerCount(transcriptPath: unknown, toolUseId: string): BannerC
   if (typeof transcriptPath !== 'string') return undefined;
   const tail = readTailBytes(transcriptPath, TAIL_BYTES);
   return tail ? findBannerCount(tail.toString('utf8'), toolUseId) : undefined;
+}
+
+/** The JSONL record on the line that holds index `at`, or undefined when that line is not whole JSON (the first
+ * line of a tail may be cut). */
+function recordAt(jsonl: string, at: number): unknown {
+  const start = jsonl.lastIndexOf('\n', at) + 1;
+  const endNl = jsonl.indexOf('\n', at);
+  try {
+    return JSON.parse(jsonl.slice(start, endNl < 0 ? jsonl.length : endNl));
+  } catch {
+    return undefined;
+  }
 }

@@ -1,7 +1,7 @@
 // What the pager remembers across sessions on this machine, and the pure rules that keep it small: each file's
 // density the engine taught (valid while the file's size and mtime hold), and, per model, how the engine's
 // counts compared with the estimate, so that a new session starts from what this user's model really counts.
-import type { Learned } from './session.js';
+import { isLearned, type Learned } from './session.js';
 import { allFinite, isFiniteNumber, isModelName, isRecord, ownValue, setOwn } from './record.js';
 
 /** One engine count set beside the estimate: `point` is the estimate's share of each token group
@@ -70,14 +70,7 @@ export function normalizeMemory(raw: unknown, groups: number): Memory {
   if (!isRecord(raw)) return memory;
   if (isRecord(raw.files)) {
     for (const [path, l] of Object.entries(raw.files)) {
-      if (
-        isRecord(l) &&
-        allFinite(l, ['size', 'mtimeMs', 'ratio', 'at']) &&
-        (l.ratio as number) > 0 &&
-        (l.noFloor === undefined || typeof l.noFloor === 'boolean')
-      ) {
-        setOwn(memory.files, path, l as unknown as Learned);
-      }
+      if (isLearned(l)) setOwn(memory.files, path, l);
     }
   }
   if (isRecord(raw.models)) {

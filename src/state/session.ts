@@ -186,6 +186,16 @@ function entryBytes(key: string, value: unknown): number {
   return Buffer.byteLength(JSON.stringify(key)) + Buffer.byteLength(JSON.stringify(value)) + 2;
 }
 
+/** A learned density read back from a file anyone could have damaged (a session's, or the memory's). */
+export function isLearned(l: unknown): l is Learned {
+  return (
+    isRecord(l) &&
+    allFinite(l, ['size', 'mtimeMs', 'ratio', 'at']) &&
+    (l.ratio as number) > 0 &&
+    (l.noFloor === undefined || typeof l.noFloor === 'boolean')
+  );
+}
+
 /** Accepts only well-formed entries from a file anyone could have damaged; the rest is dropped. */
 export function normalizeState(raw: unknown): SessionState {
   const state = emptyState();
@@ -204,14 +214,7 @@ export function normalizeState(raw: unknown): SessionState {
   }
   if (isRecord(raw.files)) {
     for (const [path, l] of Object.entries(raw.files)) {
-      if (
-        isRecord(l) &&
-        allFinite(l, ['size', 'mtimeMs', 'ratio', 'at']) &&
-        (l.ratio as number) > 0 &&
-        (l.noFloor === undefined || typeof l.noFloor === 'boolean')
-      ) {
-        setOwn(state.files, path, l as unknown as Learned);
-      }
+      if (isLearned(l)) setOwn(state.files, path, l);
     }
   }
   if (isRecord(raw.readings)) {
