@@ -1,0 +1,181 @@
+// Issue #12 on the real engine: a whole-file read (no limit) of a file over 256 KiB, with the pager, takes no more
+// Read calls than the oracle plus one. The oracle (scripts/lib/oracle.mjs, docs/ROUNDS.md) is the reader that knows
+// the tokenizer: from each line it takes the largest window the engine would not refuse, judged by the rounds
+// simulation's judgeWindow with the same count_tokens the stand-in answers here. The reader is the harness's
+// (it follows every note); the bare engine reads the same file with the same reader, for the record.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CAP, SIZE_CAP, simFile, type SimFile } from '../../scripts/lib/engine-sim.mjs';
+import { largestWindow, oracle } from '../../scripts/lib/oracle.mjs';
+import { countText, tokenizerNamed, windowCounter } from '../../scripts/lib/token-count.mjs';
+import { coverage, ranges } from './harness/check.mjs';
+import { REPO, removeTempDirs, tempDir } from './harness/engine.mjs';
+import * as F from './harness/files.mjs';
+import { readSession, type Session } from './harness/session.mjs';
+
+afterAll(removeTempDirs);
+const ENGINE_TIMEOUT = 300_000;
+// The suite's stand-in tokenizer (harness/tokenizer.mjs, without E2E_TOKENIZER), passed explicitly so the engine's
+// count_tokens and the oracle's counts are the same function whatever E2E_TOKENIZER says. E2E_ORACLE_TOKENIZER
+// names another of scripts/lib/token-count.mjs's (claude-dense: the density the pager's estimate is leveled to).
+const TOKENIZER = process.env.E2E_ORACLE_TOKENIZER || 'o200k';
+const count = countText(TOKENIZER);
+
+/** A real file nobody here wrote, installed by `npm ci` with an exact devDependency version. */
+function installed(rel: string): () => string {
+  return () => {
+    const p = join(REPO, 'node_modules', rel);
+    if (!existsSync(p)) throw new Error(`${rel} is gone: pick another real file over 256 KiB (a devDependency changed?)`);
+    return readFileSync(p, 'utf8');
+  };
+}
+
+interface Case {
+  name: string;
+  file: string;
+  text: () => string;
+  /** Why the pager is known to take more than the oracle plus one here, by tokenizer: the bound is then `it.fails`. */
+  over?: Partial<Record<string, string>>;
+}
+
+// Why the pager is over the bound on o200k for code, declarations and Korean: it sizes windows by its estimate,
+// which is leveled to the densest tokenizer of each class (docs/CALIBRATION.md, held-out table: on these classes it
+// runs 1.2–1.6× over o200k's counts), times PRIOR_SAFETY or FOLLOW_SAFETY. It learns a file's own ratio only from a
+// refusal or a partial page's banner, and a whole read of a file over 256 KiB with the pager meets neither (pre
+// turns it into a window that fits), so every window holds 55–75% of the cap where the oracle's hold 99–100%.
+// Prose (the estimate 1.2× over) stays within one call at this size: 4 Reads against 3.
+const SPARSER = 'o200k counts this class well under the estimate the windows are sized by, and nothing teaches the '
+  + 'pager the file is sparser';
+// Under claude-dense the pager meets the bound on code and prose, not on Korean: the estimate is leveled there to the
+// old Claude tokenizer (1.00 in the held-out table) and runs 1.16× over Claude-dense, so windows hold ~80% of the cap.
+const KOREAN = 'the estimate for Korean is leveled to a denser tokenizer than Claude-dense, and nothing teaches the '
+  + 'pager the file is sparser';
+
+const CASES: Case[] = [
+  {
+    name: 'TypeScript declarations (typescript/lib/typescript.d.ts)', file: 'typescript.d.ts',
+    text: installed('typescript/lib/typescript.d.ts'), over: { o200k: SPARSER },
+  },
+  {
+    name: 'a JavaScript library (fast-check/lib/fast-check.js)', file: 'fast-check.js',
+    text: installed('fast-check/lib/fast-check.js'), over: { o200k: SPARSER },
+  },
+  {
+    name: 'a Korean JSON catalogue (typescript/lib/ko/diagnosticMessages.generated.json)',
+    file: 'diagnosticMessages.generated.json', text: installed('typescript/lib/ko/diagnosticMessages.generated.json'),
+    over: { o200k: SPARSER, 'claude-dense': KOREAN },
+  },
+  { name: 'generated prose', file: 'prose.txt', text: () => F.proseOfSize(400_000, 81) },
+  {
+    name: 'generated Korean JSON', file: 'ko.json', text: () => F.cjsonPretty('ko', 900, 82), over: { o200k: SPARSER },
+  },
+  { name: 'generated prose with CRLF line ends', file: 'crlf.txt', text: () => F.crlf(F.proseOfSize(300_000, 74)) },
+];
+
+/** One Read as it ran: the lines the engine returned and the stand-in's count of them, or the refusal. */
+interface Window {
+  first: number; lines: number; refused: boolean;
+  /** The stand-in's count of the lines returned, or the count a refusal named (none for a refusal by size). */
+  tokens: number | undefined;
+  /** The most lines the engine takes from `first` (largestWindow), and their count. */
+  best: number; bestTokens: number;
+}
+interface Run {
+  bytes: number;
+  file: SimFile;
+  oracle: ReturnType<typeof oracle>;
+  oracleTokens: number[];
+  pager: { session: Session; path: string; windows: Window[] };
+  bare: { session: Session; path: string; windows: Window[] };
+}
+
+const runs = new Map<string, Promise<Run>>();
+
+/** Both sessions and the oracle for one case, once: its tests share them. */
+function run(c: Case): Promise<Run> {
+  let r = runs.get(c.name);
+  if (!r) { r = start(c); runs.set(c.name, r); }
+  return r;
+}
+
+async function start(c: Case): Promise<Run> {
+  const text = c.text();
+  const path = F.put(tempDir('oracle-on'), c.file, text);
+  const bare = F.put(tempDir('oracle-off'), c.file, text);
+  const file = simFile(path);
+  const counter = windowCounter(file, tokenizerNamed(TOKENIZER));
+  const best = oracle(file, counter, DEFAULT_CAP);
+  const [on, off] = await Promise.all([
+    readSession({ cwd: dirname(path), hooks: 'pager', count, targets: [{ path }], timeoutMs: ENGINE_TIMEOUT - 20_000 }),
+    readSession({ cwd: dirname(bare), hooks: 'none', count, targets: [{ path: bare }], timeoutMs: ENGINE_TIMEOUT - 20_000 }),
+  ]);
+  const windows = (s: Session, p: string): Window[] => s.cursor(p).steps.map((st) => {
+    const out = s.ran.get(st.toolUseId)?.file;
+    if (st.isError || !out) {
+      const first = Math.max(1, st.asked.offset ?? 1);
+      const named = /\((\d+) tokens\)/.exec(st.content)?.[1];
+      return { first, lines: 0, tokens: named ? Number(named) : undefined, refused: true, best: 0, bestTokens: 0 };
+    }
+    const first = out.startLine as number;
+    const lines = out.numLines as number;
+    const b = largestWindow(file, counter, DEFAULT_CAP, first);
+    return {
+      first, lines, tokens: counter.count(first - 1, first - 1 + lines), refused: false,
+      best: b, bestTokens: counter.count(first - 1, first - 1 + b),
+    };
+  });
+  return {
+    bytes: statSync(path).size, file, oracle: best,
+    oracleTokens: best.windows.map(([f, n]) => counter.count(f - 1, f - 1 + n)),
+    pager: { session: on, path, windows: windows(on, path) },
+    bare: { session: off, path: bare, windows: windows(off, bare) },
+  };
+}
+
+const trail = (w: Window[]) => w
+  .map((x) => (x.refused ? `refused from ${x.first} (${x.tokens ?? 'size'})` : `${x.first}+${x.lines} (${x.tokens})`)).join(', ');
+
+describe(`a whole-file read of a file over 256 KiB, with the pager, against the oracle (cap ${DEFAULT_CAP}, count_tokens by ${TOKENIZER})`, () => {
+  for (const c of CASES) {
+    it(`${c.name}: every line returned exactly once`, async () => {
+      const r = await run(c);
+      expect(r.pager.session.ok, r.pager.session.run.stderr).toBe(true);
+      expect(r.bare.session.ok, r.bare.session.run.stderr).toBe(true);
+      expect(r.bytes, 'the case is a file the engine will not read whole').toBeGreaterThan(SIZE_CAP);
+      const cov = coverage(r.pager.path, r.pager.session.cursor(r.pager.path).received, { except: r.oracle.oversize });
+      const got = { missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong) };
+      expect(got, trail(r.pager.windows)).toEqual({ missing: '', duplicated: '', wrong: '' });
+    }, ENGINE_TIMEOUT);
+
+    // The bound, as issue #12 states it. A case the pager is known to miss is `it.fails` with its reason above; when
+    // the pager meets the bound there, that test fails and the mark should go.
+    const over = c.over?.[TOKENIZER];
+    const bound = over ? it.fails : it;
+    bound(`${c.name}: no more Read calls than the oracle plus one${over ? ` (known over: ${over})` : ''}`, async () => {
+      const r = await run(c);
+      expect(r.pager.session.ok, r.pager.session.run.stderr).toBe(true);
+      const calls = r.pager.session.cursor(r.pager.path).steps.length;
+      expect(calls, `pager ${trail(r.pager.windows)}\noracle ${r.oracle.windows.map(([f, n]) => `${f}+${n}`).join(', ')}`)
+        .toBeLessThanOrEqual(r.oracle.calls + 1);
+    }, ENGINE_TIMEOUT);
+  }
+});
+
+afterAll(async () => {
+  const done = await Promise.all(CASES.filter((c) => runs.has(c.name)).map(async (c) => [c, await run(c)] as const));
+  if (done.length === 0) return;
+  const out = [`Whole-file reads against the oracle (cap ${DEFAULT_CAP}, count_tokens by ${TOKENIZER}): Read calls, and each Read as first+lines (tokens)`];
+  for (const [c, r] of done) {
+    const pager = r.pager.windows;
+    out.push(`  ${c.name}: ${r.bytes} B, ${r.file.lines.length} lines; calls oracle ${r.oracle.calls}, pager ${pager.length}, bare ${r.bare.windows.length}`);
+    out.push(`    oracle ${r.oracle.windows.map(([f, n], i) => `${f}+${n} (${r.oracleTokens[i]})`).join(', ')}`);
+    out.push(`    pager  ${trail(pager)}`);
+    out.push(`    bare   ${trail(r.bare.windows)}`);
+    const short = pager.filter((w) => !w.refused && w.lines < w.best);
+    if (short.length) {
+      out.push(`    pager windows short of the largest the engine takes from the same line: ${short.map((w) => `${w.first}: ${w.lines} of ${w.best} lines, ${w.tokens} of ${w.bestTokens} tokens`).join('; ')}`);
+    }
+  }
+  console.log(out.join('\n'));
+});
