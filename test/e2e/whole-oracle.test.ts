@@ -43,7 +43,7 @@ interface Case {
 // which is leveled to the densest tokenizer of each class (docs/CALIBRATION.md, held-out table: on these classes it
 // runs 1.2–1.6× over o200k's counts), times PRIOR_SAFETY or FOLLOW_SAFETY. It learns a file's own ratio only from a
 // refusal or a partial page's banner, and a whole read of a file over 256 KiB with the pager meets neither (pre
-// turns it into a window that fits), so every window holds 55–75% of the cap where the oracle's hold 99–100%.
+// turns it into a window that fits), so every window holds 54–73% of the cap where the oracle's hold 99–100%.
 // Prose (the estimate 1.2× over) stays within one call at this size: 4 Reads against 3.
 const SPARSER = 'o200k counts this class well under the estimate the windows are sized by, and nothing teaches the '
   + 'pager the file is sparser';
