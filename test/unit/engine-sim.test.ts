@@ -1,8 +1,9 @@
-// The rounds benchmark's engine simulation on the figures docs/ENGINE.md gives for the real engine (2.1.332), and its
-// fast window counts against whole-text counts. The simulation as a whole is checked against the real engine by
-// test/e2e/rounds-sim.test.ts.
+// The rounds benchmark's engine simulation on the figures docs/ENGINE.md gives for the real engine (2.1.332), its
+// fast window counts against whole-text counts, and the oracle's windows against the simulated engine. The
+// simulation as a whole is checked against the real engine by test/e2e/rounds-sim.test.ts.
 import { describe, expect, it } from 'vitest';
 import { coerceInput, formatSize, resultText, simFile, simulateRead, windowText } from '../../scripts/lib/engine-sim.mjs';
+import { largestWindow, oracle } from '../../scripts/lib/oracle.mjs';
 import { countText, tokenizerNamed, verifyAdditivity } from '../../scripts/lib/token-count.mjs';
 
 const file = (text: string, path = '/repo/big.txt') => simFile(path, Buffer.from(text, 'utf8'));
@@ -80,5 +81,41 @@ describe('engine simulation', () => {
       expect(verifyAdditivity(f, tokenizerNamed(name), 12, rnd), name).toEqual([]);
       expect(countText(name)(f.text)).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('the oracle', () => {
+  // 3000 lines of about 17 tokens at 4 characters a token, line 2000 alone over the cap.
+  const lines = Array.from({ length: 3000 }, (_, i) =>
+    (i === 1999 ? 'z'.repeat(150_000) : `line ${i + 1} ${'x'.repeat(60)}`));
+  const f = file(lines.join('\n') + '\n');
+  const count = density(f, 4);
+  const counter = { count, cheapEnds: [] };
+  const refused = (offset: number, limit: number) =>
+    simulateRead(f, { file_path: f.path, offset, limit }, { count }).isError;
+
+  it('takes from a line the most lines the engine does not refuse, and none from a line alone over the cap', () => {
+    for (const first of [1, 700, 1500]) {
+      const n = largestWindow(f, counter, 25_000, first);
+      expect(n, `from ${first}`).toBeGreaterThan(400);
+      expect(refused(first, n), `from ${first}`).toBe(false);
+      expect(refused(first, n + 1), `from ${first}`).toBe(true);
+    }
+    expect(largestWindow(f, counter, 25_000, 2000)).toBe(0);
+    // To the last line, not the empty one after the final newline.
+    expect(largestWindow(f, counter, 25_000, 2001)).toBe(1000);
+  });
+
+  it('reads the file in its largest windows, skipping the line no window holds', () => {
+    const o = oracle(f, counter, 25_000);
+    expect(o.oversize).toEqual([2000]);
+    let next = 1;
+    for (const [first, n] of o.windows) {
+      expect(first).toBe(next === 2000 ? 2001 : next);
+      expect(n).toBe(largestWindow(f, counter, 25_000, first));
+      next = first + n;
+    }
+    expect(next).toBe(3001);
+    expect(o.calls).toBe(o.windows.length);
   });
 });
