@@ -82,6 +82,7 @@ function install(opts: Options): number {
   }, () => {
     const lines = PAGER_EVENTS.map(([event, hook]) => `  ${event.padEnd(18)} Read  ${execLine(pagerExec(invocation, hook, gates))}`);
     if (g?.needsGateHook(gates)) lines.push(`  ${'PreToolUse'.padEnd(18)} ${g.GATE_MATCHER}  ${execLine(pagerExec(invocation, 'gate', gates))}`);
+    lines.push('each in exec form ("command" and "args"): the engine starts the program with no shell.');
     if (isEphemeralPath(bundle)) {
       process.stderr.write(
         'Warning: this copy of read-ceiling-pager runs from npm\'s npx cache, which `npm cache clean` deletes; the hooks\n'
