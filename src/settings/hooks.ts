@@ -44,7 +44,7 @@ export function shapeProblem(settings: Json): string | undefined {
 /** A hook entry in exec form: `command` is the program and `args` its arguments, which the engine spawns with no
  * shell. No quoting, no shell to find or parse; and on Windows without Git Bash a PreToolUse hook that runs through
  * PowerShell blocks the tool call when it exits with anything but 0 or 2, which exec form is exempt from
- * (docs/ENGINE.md §5.6). */
+ * (docs/ENGINE.md §7.12). */
 export interface ExecHook {
   command: string;
   args: string[];
