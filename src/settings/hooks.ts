@@ -216,8 +216,9 @@ export function placeOneHandler(
         kept = true;
         if (handler.type !== 'command' || handler.command !== o.exec.command || handler.timeout !== o.timeout
           || JSON.stringify(handler.args) !== JSON.stringify(o.exec.args)) {
-          // A command-form entry becomes exec form where it stands; its other keys stay.
-          handlers[h] = { ...handler, ...wanted() };
+          // A command-form entry becomes exec form where it stands; its other keys stay, after ours.
+          const { type: _type, command: _command, args: _args, timeout: _timeout, ...rest } = handler;
+          handlers[h] = { ...wanted(), ...rest };
           changed = true;
         }
       } else {

@@ -97,6 +97,10 @@ describe('mergePagerHooks', () => {
       PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: 'node', args: [spaced, 'post'], timeout: 10, statusMessage: 'paging' }] }],
       PostToolUseFailure: [{ matcher: 'Read', hooks: [{ type: 'command', command: 'node', args: [spaced, 'post'], timeout: 10 }] }],
     });
+    // In the same key order as a fresh entry, the user's own keys after.
+    const hooks = settings.hooks as { [event: string]: Array<{ hooks: JsonObject[] }> };
+    expect(Object.keys(hooks.PreToolUse![0]!.hooks[0]!)).toEqual(['type', 'command', 'args', 'timeout']);
+    expect(Object.keys(hooks.PostToolUse![0]!.hooks[0]!)).toEqual(['type', 'command', 'args', 'timeout', 'statusMessage']);
     expect(mergePagerHooks(settings, inv).changed).toBe(false);
   });
 
