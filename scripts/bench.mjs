@@ -9,8 +9,8 @@
 // prefix), then the clamped text's true tokens under each tokenizer: refused when over the cap and longer than
 // the never-counted floor; fill = true tokens / cap.
 // Speed: whole-process `pre` against bare `node -e 0`, median of many runs, and peak RSS of `pre`.
-// Gates: whole-process cost of each hook with the opt-in gates off and on, beside a 1 MB transcript, including
-// the plugin's gate hook exactly as hooks/hooks.json runs it (through the shell).
+// Gates: whole-process cost of each hook with the opt-in gates off and on, beside a 1 MB transcript, each run as
+// install and the plugin run it: node with its arguments, no shell (exec form).
 import { spawnSync, execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -203,20 +203,16 @@ function gatesSpeed() {
   const read = event('Read', { file_path: small, offset: 1, limit: 100 });
   const bash = event('Bash', { command: 'make' });
   const edit = event('Edit', { file_path: small, old_string: 'x', new_string: 'y' });
-  const plugin = JSON.parse(readFileSync(join(root, 'hooks', 'hooks.json'), 'utf8'));
-  const pluginGate = plugin.hooks.PreToolUse.find((g) => g.matcher !== 'Read').hooks[0].command;
   const all = 'covered-reread,edit-after-reject,rejected-calls';
-  const base = { ...process.env, READ_CEILING_PAGER_STATE_DIR: join(tmp, 'gate-state'), CLAUDE_PLUGIN_ROOT: root };
+  const base = { ...process.env, READ_CEILING_PAGER_STATE_DIR: join(tmp, 'gate-state') };
   delete base.READ_CEILING_PAGER_GATES;
   /** [name, command, argv, input, extra env] */
   const cases = [
     ['pre, small Read, no gate on', process.execPath, [bin, 'pre'], read, {}],
     ['gate (Bash), no gate on', process.execPath, [bin, 'gate'], bash, {}],
-    ['plugin gate hook (Bash), no gate on', 'sh', ['-c', pluginGate], bash, {}],
     ['pre --gates covered-reread, small Read', process.execPath, [bin, 'pre', '--gates', 'covered-reread'], read, {}],
     ['gate --gates rejected-calls (Bash)', process.execPath, [bin, 'gate', '--gates', 'rejected-calls'], bash, {}],
     ['gate --gates edit-after-reject (Edit)', process.execPath, [bin, 'gate', '--gates', 'edit-after-reject'], edit, {}],
-    ['plugin gate hook (Bash), all gates on', 'sh', ['-c', pluginGate], bash, { READ_CEILING_PAGER_GATES: all }],
     ['pre, all three gates, small Read', process.execPath, [bin, 'pre', '--gates', all], read, {}],
   ];
   const reps = quick ? 15 : 61;

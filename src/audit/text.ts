@@ -47,8 +47,9 @@ export function parseNote(text: string): PagerNote | undefined {
   return { kind, advice: next ? { first: toInt(next[1]), lines: toInt(next[2]) } : undefined };
 }
 
-/** A hook command a transcript records as having run, that ran the pager: by name, or the plugin's bundle
- * (`node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" pre`). Looser than settings' isPagerCommand: any form that names it. */
+/** A hook command a transcript records as having run, that ran the pager: by name, or a bundle's path
+ * (`node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" pre`; an exec-form hook is recorded as its command and arguments
+ * joined by spaces). Looser than settings' isPagerCommand: any form that names it. */
 export function ranThePager(command: string): boolean {
-  return /read-ceiling-pager/i.test(command) || /dist\/cli\.cjs"?\s+pre\b/.test(command);
+  return /read-ceiling-pager/i.test(command) || /dist[/\\]cli\.cjs"?\s+pre\b/.test(command);
 }

@@ -8,7 +8,7 @@ import { readSettingsText, writeSettingsText } from '../install/settings-file.js
 import { unifiedDiff } from '../settings/diff.js';
 import { formatSettings, parseSettings } from '../settings/format.js';
 import {
-  hookCommands, mergePagerHooks, nodeInvocation, pagerCommand, PAGER_EVENTS, PAGER_TIMEOUT_S, removePagerHooks,
+  execLine, hookCommands, mergePagerHooks, nodeExec, pagerExec, PAGER_EVENTS, PAGER_TIMEOUT_S, removePagerHooks,
   shapeProblem,
   type JsonObject,
 } from '../settings/hooks.js';
@@ -40,7 +40,8 @@ export function registerInstall(program: Command): void {
     .option('--gates <list>', 'opt-in gates to switch on, comma-separated: covered-reread, edit-after-reject, rejected-calls (README, "Opt-in gates")')
     .addHelpText('after', [
       '',
-      'The hooks run this installation\'s bundle directly (node <path>/dist/cli.cjs pre|post): no npx lookup on every Read.',
+      'The hooks run this installation\'s bundle directly, in exec form ("command": "node", "args": ["<path>/dist/cli.cjs", "pre"]):',
+      'no shell, and no npx lookup on every Read. Entries of an earlier install in command form are replaced.',
       'With --gates, edit-after-reject and rejected-calls also add a PreToolUse hook on the tools that can ask the user.',
       'Installing again without --gates switches every gate off.',
       'Every other key and hook in the file stays as it was; the old file is kept next to it as *.read-ceiling-pager.bak.',
@@ -64,7 +65,7 @@ export function registerInstall(program: Command): void {
 
 function install(opts: Options): number {
   const bundle = bundlePath();
-  const invocation = nodeInvocation(opts.node, bundle);
+  const invocation = nodeExec(opts.node, bundle);
   // An entry from an earlier install of this or another copy is updated in place, not duplicated.
   const g = gatesModule();
   const parsed = opts.gates === undefined ? [] : g ? g.parseGateList(opts.gates) : 'this installation has no dist/gates.cjs';
@@ -79,14 +80,9 @@ function install(opts: Options): number {
     // The gate hook is written only when a gate needs it; installing without --gates takes an earlier one out.
     return g ? g.withGateHook(merged, invocation, PAGER_TIMEOUT_S, known, gates) : merged;
   }, () => {
-    const lines = PAGER_EVENTS.map(([event, hook]) => `  ${event.padEnd(18)} Read  ${pagerCommand(invocation, hook, gates)}`);
-    if (g?.needsGateHook(gates)) lines.push(`  ${'PreToolUse'.padEnd(18)} ${g.GATE_MATCHER}  ${pagerCommand(invocation, 'gate', gates)}`);
-    if (process.platform === 'win32' && invocation.startsWith('"')) {
-      process.stderr.write(
-        `Warning: --node ${opts.node} has to be quoted, and PowerShell (which runs hooks where Git Bash is missing)\n`
-        + 'cannot run a quoted program path. Leave --node out so that the hooks run the node on the PATH.\n',
-      );
-    }
+    const lines = PAGER_EVENTS.map(([event, hook]) => `  ${event.padEnd(18)} Read  ${execLine(pagerExec(invocation, hook, gates))}`);
+    if (g?.needsGateHook(gates)) lines.push(`  ${'PreToolUse'.padEnd(18)} ${g.GATE_MATCHER}  ${execLine(pagerExec(invocation, 'gate', gates))}`);
+    lines.push('each in exec form ("command" and "args"): the engine starts the program with no shell.');
     if (isEphemeralPath(bundle)) {
       process.stderr.write(
         'Warning: this copy of read-ceiling-pager runs from npm\'s npx cache, which `npm cache clean` deletes; the hooks\n'
@@ -98,7 +94,7 @@ function install(opts: Options): number {
 }
 
 function uninstall(opts: Omit<Options, 'node'>): number {
-  const invocation = nodeInvocation('node', bundlePath());
+  const invocation = execLine(nodeExec('node', bundlePath()));
   return edit(opts, 'uninstall', (settings) => removePagerHooks(settings, [invocation, ...pagerInvocations(hookCommands(settings), isPagerBundle)]), () => []);
 }
 

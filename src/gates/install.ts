@@ -1,6 +1,8 @@
 // `install --gates`: the gate hook on the tools other than Read. Lives in the gates' bundle (dist/gates.cjs), so
 // the bundle every Read loads carries none of it; `install` loads it on demand.
-import { isObject, pagerCommand, placeOneHandler, type Json, type JsonObject, type MergeResult } from '../settings/hooks.js';
+import {
+  execLine, isObject, pagerExec, placeOneHandler, type ExecHook, type Json, type JsonObject, type MergeResult,
+} from '../settings/hooks.js';
 import { GATES, GATES_ON_OTHER_TOOLS } from './names.js';
 
 /** The tools the gate hook runs on: those that can ask the user (Read is `pre`'s). On 2.1.332, Agent,
@@ -23,17 +25,18 @@ export function parseGateList(value: string): string[] | string {
   return [...new Set(names)];
 }
 
-/** Settings with exactly one gate hook running `invocation` when the gates need it, and none otherwise (so
- * installing again without gates switches them off). Applied after mergePagerHooks; nothing else moves. */
+/** Settings with exactly one gate hook running `invocation` (exec form, as the Read hooks) when the gates need
+ * it, and none otherwise (so installing again without gates switches them off). Applied after mergePagerHooks;
+ * nothing else moves. */
 export function withGateHook(
-  prev: MergeResult, invocation: string, timeout: number, known: readonly string[], gates: readonly string[],
+  prev: MergeResult, invocation: ExecHook, timeout: number, known: readonly string[], gates: readonly string[],
 ): MergeResult {
   const next = structuredClone(prev.settings);
-  const command = pagerCommand(invocation, 'gate', gates);
   const hooks: JsonObject = isObject(next.hooks) ? next.hooks : {};
   const groups: Json[] = Array.isArray(hooks.PreToolUse) ? hooks.PreToolUse : [];
   const changed = placeOneHandler(groups, {
-    hook: 'gate', invocations: [invocation, ...known], matcher: GATE_MATCHER, command, timeout, want: needsGateHook(gates),
+    hook: 'gate', invocations: [execLine(invocation), ...known], matcher: GATE_MATCHER,
+    exec: pagerExec(invocation, 'gate', gates), timeout, want: needsGateHook(gates),
   });
   if (!changed) return prev;
   hooks.PreToolUse = groups;

@@ -139,6 +139,11 @@ export interface GateFacts {
   gateHookSources: string[];
 }
 
+/** The plugin's label among the wirings (`plugin read-ceiling-pager@<marketplace>`), when it wires the pager. */
+function pluginWiring(wirings: readonly Wiring[]): string | undefined {
+  return wirings.find((w) => w.source.startsWith('plugin read-ceiling-pager@'))?.source;
+}
+
 /** Which opt-in gates are on, and whether those that act on other tools than Read have the hook they need. */
 export function gateFindings(f: GateFacts): Finding[] {
   const on = new Map<string, string[]>();
@@ -158,9 +163,14 @@ export function gateFindings(f: GateFacts): Finding[] {
   const out: Finding[] = [{ level: 'ok', topic: 'gates', text: `${names.join(', ')} (${from.join('; ')})` }];
   const needHook = names.filter((g) => GATES_ON_OTHER_TOOLS.includes(g));
   if (needHook.length > 0 && f.gateHookSources.length === 0) {
+    const plugin = pluginWiring(f.wirings);
+    // The plugin has hooks on Read only: `install --gates` beside it would run every Read hook twice.
+    const todo = plugin
+      ? `the plugin hooks Read only. To gate them, use the npm package in place of the plugin: npm install -g read-ceiling-pager && read-ceiling-pager install --gates ${names.join(',')}, then /plugin disable ${plugin.slice('plugin '.length)}`
+      : `run: read-ceiling-pager install --gates ${names.join(',')}`;
     out.push({
       level: 'warn', topic: 'gates',
-      text: `${needHook.join(' and ')} on, but no gate hook runs on the tools that ask the user (Bash, Edit, Write, …), so only Reads are gated; run: read-ceiling-pager install --gates ${names.join(',')}`,
+      text: `${needHook.join(' and ')} on, but no gate hook runs on the tools that ask the user (Bash, Edit, Write, …), so only Reads are gated; ${todo}`,
     });
   }
   return out;

@@ -41,31 +41,53 @@ export function shapeProblem(settings: Json): string | undefined {
   return undefined;
 }
 
-/** The command line a hook entry runs: `<invocation> pre` or `<invocation> post`, then `--gates a,b` when
- * gates are switched on. */
-export function pagerCommand(invocation: string, hook: PagerHook, gates: readonly string[] = []): string {
-  return gates.length > 0 ? `${invocation} ${hook} --gates ${gates.join(',')}` : `${invocation} ${hook}`;
+/** A hook entry in exec form: `command` is the program and `args` its arguments, which the engine spawns with no
+ * shell. No quoting, no shell to find or parse; and on Windows without Git Bash a PreToolUse hook that runs through
+ * PowerShell blocks the tool call when it exits with anything but 0 or 2, which exec form is exempt from
+ * (docs/ENGINE.md §7.12). */
+export interface ExecHook {
+  command: string;
+  args: string[];
+}
+
+/** What follows the bundle: `pre`, `post` or `gate`, then `--gates a,b` when gates are switched on. */
+export function pagerArgs(hook: PagerHook, gates: readonly string[] = []): string[] {
+  return gates.length > 0 ? [hook, '--gates', gates.join(',')] : [hook];
+}
+
+/** `node <bundle>` as `install` writes it: the node given (`node` is looked up on the PATH the engine runs hooks
+ * with) and the bundle's absolute path, as they are: with no shell, a space or a backslash needs no quoting. */
+export function nodeExec(nodeBin: string, bundlePath: string): ExecHook {
+  return { command: nodeBin, args: [bundlePath] };
+}
+
+/** The hook entry for one of the pager's hooks run by `invocation`. */
+export function pagerExec(invocation: ExecHook, hook: PagerHook, gates: readonly string[] = []): ExecHook {
+  return { command: invocation.command, args: [...invocation.args, ...pagerArgs(hook, gates)] };
+}
+
+/** An exec-form entry as one line, so that one parser reads both forms and `doctor` can show it: each word as it
+ * is, or in double quotes (with `"` and `\` escaped) when it holds a space or a quote. Never run by a shell. */
+export function execLine(e: ExecHook): string {
+  return [e.command, ...e.args].map((w) => (/^[^\s"']+$/.test(w) ? w : `"${w.replace(/(["\\])/g, '\\$1')}"`)).join(' ');
+}
+
+/** A handler's command line: `command` as written (command form, run by a shell), or exec form's `command` and
+ * `args` as execLine writes them. Undefined for anything that is not a command hook we can read. */
+export function handlerLine(handler: unknown): string | undefined {
+  if (!isObject(handler) || typeof handler.command !== 'string') return undefined;
+  const { command, args } = handler;
+  if (args === undefined) return command;
+  if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) return undefined;
+  return execLine({ command, args: args as string[] });
 }
 
 const HOOK_COMMAND = /^(.*?)\s+(pre|post|gate)(?:\s+--gates(?:=|\s+)[\w,-]+)?\s*$/;
 
-/** `node <bundle>`, quoting the path only when a shell would split or expand it. On Windows the engine runs a
- * hook command with Git Bash, or PowerShell when there is none: paths are written with forward slashes, which
- * both (and cmd.exe) pass to node unchanged, where a backslash would be an escape to Git Bash. */
-export function nodeInvocation(
-  nodeBin: string, bundlePath: string, platform: NodeJS.Platform = process.platform,
-): string {
-  const word = (w: string) => shellWord(platform === 'win32' ? w.replace(/\\/g, '/') : w);
-  return `${word(nodeBin)} ${word(bundlePath)}`;
-}
-
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./\\-]+$/.test(word) ? word : `"${word.replace(/(["\\$`])/g, '\\$1')}"`;
-}
-
-/** Is this command one of the pager's hooks, in any of the forms it is installed with (bin name, npx, the
- * bundle by path, the plugin root)? `hook` narrows it to `pre` or `post`. The extra strings are exact
- * invocations to recognise too (the one `install` writes on this machine, which may live in any folder). */
+/** Is this command line (handlerLine's) one of the pager's hooks, in any of the forms it is installed with (bin
+ * name, npx, the bundle by path, the plugin root; command or exec form)? `hook` narrows it to `pre` or `post`.
+ * The extra strings are exact invocations to recognise too (those whose bundle is the pager's, which may live in
+ * any folder). */
 export function isPagerCommand(command: unknown, hook?: PagerHook, exactInvocations: readonly string[] = []): boolean {
   if (typeof command !== 'string') return false;
   const m = HOOK_COMMAND.exec(command.trim());
@@ -78,6 +100,11 @@ export function isPagerCommand(command: unknown, hook?: PagerHook, exactInvocati
     || /read-ceiling-pager[/\\]+(dist[/\\]+cli\.cjs|bin[/\\]+read-ceiling-pager\.js)["']?$/.test(invocation);
 }
 
+/** Is this handler (either form) one of the pager's hooks? */
+export function isPagerHandler(handler: unknown, hook?: PagerHook, exactInvocations: readonly string[] = []): boolean {
+  return isPagerCommand(handlerLine(handler), hook, exactInvocations);
+}
+
 export interface HookHandlerRef {
   event: HookEvent;
   matcher: string | undefined;
@@ -85,7 +112,7 @@ export interface HookHandlerRef {
   timeout: number | undefined;
 }
 
-/** Every command hook on the given event whose matcher selects the Read tool. */
+/** Every command hook on the given event whose matcher selects the Read tool; `command` is its handlerLine. */
 export function readHandlers(settings: Json, event: HookEvent): HookHandlerRef[] {
   const out: HookHandlerRef[] = [];
   if (!isObject(settings) || !isObject(settings.hooks)) return out;
@@ -96,11 +123,12 @@ export function readHandlers(settings: Json, event: HookEvent): HookHandlerRef[]
     const matcher = typeof group.matcher === 'string' ? group.matcher : undefined;
     if (!matcherSelectsRead(matcher)) continue;
     for (const handler of group.hooks) {
-      if (!isObject(handler) || typeof handler.command !== 'string') continue;
+      const command = handlerLine(handler);
+      if (!isObject(handler) || command === undefined) continue;
       out.push({
         event,
         matcher,
-        command: handler.command,
+        command,
         timeout: typeof handler.timeout === 'number' ? handler.timeout : undefined,
       });
     }
@@ -120,7 +148,7 @@ export function matcherSelectsRead(matcher: string | undefined): boolean {
   }
 }
 
-/** Every hook command on the pager's three events, whatever the matcher. */
+/** Every hook's command line (handlerLine) on the pager's three events, whatever the matcher. */
 export function hookCommands(settings: Json): string[] {
   const out: string[] = [];
   if (!isObject(settings) || !isObject(settings.hooks)) return out;
@@ -129,7 +157,10 @@ export function hookCommands(settings: Json): string[] {
     if (!Array.isArray(groups)) continue;
     for (const group of groups) {
       if (!isObject(group) || !Array.isArray(group.hooks)) continue;
-      for (const h of group.hooks) if (isObject(h) && typeof h.command === 'string') out.push(h.command);
+      for (const h of group.hooks) {
+        const line = handlerLine(h);
+        if (line !== undefined) out.push(line);
+      }
     }
   }
   return out;
@@ -140,11 +171,12 @@ export interface MergeResult {
   changed: boolean;
 }
 
-/** Settings with exactly one pager entry per event, running `invocation`. An entry already there in another
- * form (an older path, npx) is updated where it stands; duplicates of it are dropped; a missing one is
- * appended as its own `Read` group. Nothing else moves. */
+/** Settings with exactly one pager entry per event, running `invocation` in exec form. An entry already there in
+ * another form (command form, an older path, npx) is updated where it stands; duplicates of it are dropped; a
+ * missing one is appended as its own `Read` group. Nothing else moves. `known`: invocations (as handlerLine
+ * writes them, without the hook's own arguments) whose bundle is the pager's. */
 export function mergePagerHooks(
-  settings: JsonObject, invocation: string, timeout = PAGER_TIMEOUT_S, known: readonly string[] = [],
+  settings: JsonObject, invocation: ExecHook, timeout = PAGER_TIMEOUT_S, known: readonly string[] = [],
   gates: readonly string[] = [],
 ): MergeResult {
   const next = structuredClone(settings);
@@ -152,8 +184,8 @@ export function mergePagerHooks(
   const hooks: JsonObject = isObject(next.hooks) ? next.hooks : {};
   for (const [event, hook] of PAGER_EVENTS) {
     const groups: Json[] = Array.isArray(hooks[event]) ? hooks[event] : [];
-    const command = pagerCommand(invocation, hook, gates);
-    if (placeOneHandler(groups, { hook, invocations: [invocation, ...known], matcher: 'Read', command, timeout, want: true })) changed = true;
+    const exec = pagerExec(invocation, hook, gates);
+    if (placeOneHandler(groups, { hook, invocations: [execLine(invocation), ...known], matcher: 'Read', exec, timeout, want: true })) changed = true;
     hooks[event] = groups;
   }
   if (changed) next.hooks = hooks;
@@ -161,14 +193,15 @@ export function mergePagerHooks(
 }
 
 /** In one event's groups, exactly one handler of the pager's `hook` when `want` (the first one already in a
- * `matcher` group, updated to `command` where it stands, else a new group appended) and none otherwise; other
+ * `matcher` group, updated to `exec` where it stands, else a new group appended) and none otherwise; other
  * copies are dropped, with any group they alone filled. Returns whether `groups` changed. */
 export function placeOneHandler(
   groups: Json[],
   o: {
-    hook: PagerHook; invocations: readonly string[]; matcher: string; command: string; timeout: number; want: boolean;
+    hook: PagerHook; invocations: readonly string[]; matcher: string; exec: ExecHook; timeout: number; want: boolean;
   },
 ): boolean {
+  const wanted = () => ({ type: 'command', command: o.exec.command, args: [...o.exec.args], timeout: o.timeout });
   let changed = false;
   let kept = false;
   for (let g = 0; g < groups.length; g++) {
@@ -178,11 +211,14 @@ export function placeOneHandler(
     const before = handlers.length;
     for (let h = 0; h < handlers.length; h++) {
       const handler = handlers[h];
-      if (!isObject(handler) || !isPagerCommand(handler.command, o.hook, o.invocations)) continue;
+      if (!isObject(handler) || !isPagerHandler(handler, o.hook, o.invocations)) continue;
       if (o.want && !kept && group.matcher === o.matcher) {
         kept = true;
-        if (handler.type !== 'command' || handler.command !== o.command || handler.timeout !== o.timeout) {
-          handlers[h] = { ...handler, type: 'command', command: o.command, timeout: o.timeout };
+        if (handler.type !== 'command' || handler.command !== o.exec.command || handler.timeout !== o.timeout
+          || JSON.stringify(handler.args) !== JSON.stringify(o.exec.args)) {
+          // A command-form entry becomes exec form where it stands; its other keys stay, after ours.
+          const { type: _type, command: _command, args: _args, timeout: _timeout, ...rest } = handler;
+          handlers[h] = { ...wanted(), ...rest };
           changed = true;
         }
       } else {
@@ -193,7 +229,7 @@ export function placeOneHandler(
     if (handlers.length === 0 && before > 0) groups.splice(g--, 1);
   }
   if (o.want && !kept) {
-    groups.push({ matcher: o.matcher, hooks: [{ type: 'command', command: o.command, timeout: o.timeout }] });
+    groups.push({ matcher: o.matcher, hooks: [wanted()] });
     changed = true;
   }
   return changed;
@@ -214,9 +250,8 @@ export function removePagerHooks(settings: JsonObject, exactInvocations: readonl
       const group = groups[g];
       if (!isObject(group) || !Array.isArray(group.hooks)) continue;
       const before = group.hooks.length;
-      group.hooks = group.hooks.filter((handler) => !(isObject(handler)
-        && (isPagerCommand(handler.command, hook, exactInvocations)
-        || (event === 'PreToolUse' && isPagerCommand(handler.command, 'gate', exactInvocations)))));
+      group.hooks = group.hooks.filter((handler) => !(isPagerHandler(handler, hook, exactInvocations)
+        || (event === 'PreToolUse' && isPagerHandler(handler, 'gate', exactInvocations))));
       if (group.hooks.length !== before) {
         removedHere = true;
         if (group.hooks.length === 0) groups.splice(g--, 1);

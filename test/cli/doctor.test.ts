@@ -164,11 +164,17 @@ describe('doctor', () => {
     writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ enabledPlugins: { 'read-ceiling-pager@rcp': true } }));
     let r = run(['doctor']);
     expect(r.code).toBe(0);
-    expect(line(r.stdout, 'wired')[0]).toBe('ok    wired  plugin read-ceiling-pager@rcp: node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" pre | node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" post');
+    expect(line(r.stdout, 'wired')[0]).toBe('ok    wired  plugin read-ceiling-pager@rcp: node ${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs pre | node ${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs post');
     expect(line(r.stdout, 'state')).toEqual([`ok    state  ${join(home, '.claude', 'plugins', 'data', 'read-ceiling-pager-rcp', 'state')} (writable)`]);
-    // The plugin carries the gate hook: naming the gates in the environment is all it takes.
-    expect(line(run(['doctor'], { env: { READ_CEILING_PAGER_GATES: 'rejected-calls' } }).stdout, 'gates'))
-      .toEqual(['ok    gates  rejected-calls (READ_CEILING_PAGER_GATES from the environment)']);
+    // The plugin hooks Read only: a gate on Read needs nothing more, one on Bash/Edit/Write needs the npm install.
+    expect(line(run(['doctor'], { env: { READ_CEILING_PAGER_GATES: 'covered-reread' } }).stdout, 'gates'))
+      .toEqual(['ok    gates  covered-reread (READ_CEILING_PAGER_GATES from the environment)']);
+    expect(line(run(['doctor'], { env: { READ_CEILING_PAGER_GATES: 'rejected-calls' } }).stdout, 'gates')).toEqual([
+      'ok    gates  rejected-calls (READ_CEILING_PAGER_GATES from the environment)',
+      'warn  gates  rejected-calls on, but no gate hook runs on the tools that ask the user (Bash, Edit, Write, …), so only Reads are gated; '
+      + 'the plugin hooks Read only. To gate them, use the npm package in place of the plugin: npm install -g read-ceiling-pager && '
+      + 'read-ceiling-pager install --gates rejected-calls, then /plugin disable read-ceiling-pager@rcp',
+    ]);
 
     writeFileSync(join(project, '.claude', 'settings.local.json'), JSON.stringify({ enabledPlugins: { 'read-ceiling-pager@rcp': false } }));
     r = run(['doctor']);

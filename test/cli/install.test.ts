@@ -32,7 +32,14 @@ function run(...args: string[]) {
 const userFile = () => join(home, '.claude', 'settings.json');
 const read = (f: string) => readFileSync(f, 'utf8');
 
+/** What install writes: exec form, node and this bundle's path with no shell. */
 const OURS = {
+  PreToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: 'node', args: [BUNDLE, 'pre'], timeout: 10 }] }],
+  PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: 'node', args: [BUNDLE, 'post'], timeout: 10 }] }],
+  PostToolUseFailure: [{ matcher: 'Read', hooks: [{ type: 'command', command: 'node', args: [BUNDLE, 'post'], timeout: 10 }] }],
+};
+/** What install wrote before exec form: the same in command form, run by a shell. */
+const COMMAND_FORM = {
   PreToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: `node ${BUNDLE} pre`, timeout: 10 }] }],
   PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: `node ${BUNDLE} post`, timeout: 10 }] }],
   PostToolUseFailure: [{ matcher: 'Read', hooks: [{ type: 'command', command: `node ${BUNDLE} post`, timeout: 10 }] }],
@@ -44,6 +51,8 @@ describe('install', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain(`Installed read-ceiling-pager in user settings (${userFile()})`);
+    expect(r.stdout).toContain(`  PreToolUse         Read  node ${BUNDLE} pre\n`);
+    expect(r.stdout).toContain('exec form ("command" and "args"): the engine starts the program with no shell');
     expect(JSON.parse(read(userFile()))).toEqual({ hooks: OURS });
     expect(read(userFile())).toBe(`${JSON.stringify({ hooks: OURS }, null, 2)}\n`);
     expect(existsSync(userFile() + BAK)).toBe(false); // there was nothing to back up
@@ -107,8 +116,8 @@ describe('install', () => {
     writeFileSync(userFile(), '{\n  "model": "opus"\n}\n');
     const r = run('install', '--dry-run');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`--- ${userFile()}\n+++ ${userFile()}\n@@ -1,3 +1,41 @@\n {\n-  "model": "opus"\n+  "model": "opus",\n+  "hooks": {`);
-    expect(r.stdout).toContain(`+            "command": "node ${BUNDLE} pre",`);
+    expect(r.stdout).toContain(`--- ${userFile()}\n+++ ${userFile()}\n@@ -1,3 +1,53 @@\n {\n-  "model": "opus"\n+  "model": "opus",\n+  "hooks": {`);
+    expect(r.stdout).toContain(`+            "command": "node",\n+            "args": [\n+              "${BUNDLE}",\n+              "pre"\n+            ],`);
     expect(r.stdout).toContain(`Dry run: ${userFile()} was not changed.`);
     expect(read(userFile())).toBe('{\n  "model": "opus"\n}\n');
     expect(existsSync(userFile() + BAK)).toBe(false);
@@ -172,9 +181,26 @@ describe('install', () => {
     expect(run('install').code).toBe(0);
     expect(JSON.parse(read(userFile()))).toEqual({ hooks: OURS });
   });
+
+  it('turns the command-form entries of an earlier install into exec form where they stand, never a second copy', () => {
+    mkdirSync(join(home, '.claude'));
+    const other = { matcher: 'Read', hooks: [{ type: 'command', command: 'audit-reads.sh' }] };
+    const before = { hooks: { ...COMMAND_FORM, PostToolUse: [other, ...COMMAND_FORM.PostToolUse] } };
+    writeFileSync(userFile(), JSON.stringify(before, null, 2));
+    expect(run('install').code).toBe(0);
+    expect(JSON.parse(read(userFile()))).toEqual({ hooks: { ...OURS, PostToolUse: [other, ...OURS.PostToolUse] } });
+    expect(run('install').stdout).toContain('already installed');
+  });
 });
 
 describe('uninstall', () => {
+  it('removes entries in command form as well as exec form', () => {
+    mkdirSync(join(home, '.claude'));
+    writeFileSync(userFile(), JSON.stringify({ model: 'opus', hooks: COMMAND_FORM }, null, 2));
+    expect(run('uninstall').code).toBe(0);
+    expect(JSON.parse(read(userFile()))).toEqual({ model: 'opus' });
+  });
+
   it('removes exactly its own entries: another tool\'s Read hooks stay', () => {
     const theirs = { matcher: 'Read', hooks: [{ type: 'command', command: 'audit-reads.sh' }] };
     mkdirSync(join(home, '.claude'));

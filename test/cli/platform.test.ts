@@ -102,9 +102,9 @@ describe.runIf(WINDOWS)('doctor and install on Windows', () => {
     expect(command(['doctor'])).toMatch(/^ok {4}state {2}[A-Z]:\\.*\\AppData\\Local\\read-ceiling-pager \(writable\)\r?$/im);
   });
 
-  it('install writes the bundle with forward slashes, which Git Bash, PowerShell and cmd.exe all run', () => {
+  it('install writes exec form: node, then the bundle\'s own Windows path as one argument (no shell to quote for)', () => {
     const shown = command(['install', '--dry-run', '--scope', 'project', '--project-dir', hookPath(dir)]);
-    expect(shown).toMatch(/"command": "node Z:\/.*\/dist\/cli\.cjs pre"/);
-    expect(shown).not.toMatch(/"command": "node [^"]*\\\\/);
+    expect(shown).toMatch(/"command": "node",\s+\+\s+"args": \[\s+\+\s+"Z:\\\\.*\\\\dist\\\\cli\.cjs",\s+\+\s+"pre"/);
+    expect(shown).not.toMatch(/"command": "node [^"]/);
   });
 });

@@ -4,7 +4,6 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GATE_MATCHER } from '../../src/gates/install.js';
 
 const REPO = resolve(__dirname, '../..');
 const CLAUDE = join(REPO, 'node_modules/.bin/claude');
@@ -25,18 +24,15 @@ function validate(target: string) {
 }
 
 describe('claude plugin validate', () => {
-  it('passes the plugin with no errors and no warnings, and sees the three Read hooks and the gate hook', () => {
+  it('passes the plugin with no errors and no warnings, and sees its three hooks, on Read only, in exec form', () => {
     const { code, report } = validate(REPO);
     expect(report.manifest.errors).toEqual([]);
     expect(report.manifest.warnings).toEqual([]);
     expect(report.success).toBe(true);
     expect(code).toBe(0);
-    expect(report.provides.hooks).toEqual([
-      { event: 'PreToolUse', matcher: 'Read', type: 'command', command: 'node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" pre' },
-      { event: 'PreToolUse', matcher: GATE_MATCHER, type: 'command', command: 'test -z "$READ_CEILING_PAGER_GATES" || node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" gate' },
-      { event: 'PostToolUse', matcher: 'Read', type: 'command', command: 'node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" post' },
-      { event: 'PostToolUseFailure', matcher: 'Read', type: 'command', command: 'node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" post' },
-    ]);
+    // Exec form: the engine spawns node with these arguments and no shell, so no PowerShell ever parses them.
+    const hook = (event: string, which: string) => ({ event, matcher: 'Read', type: 'command', command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs', which] });
+    expect(report.provides.hooks).toEqual([hook('PreToolUse', 'pre'), hook('PostToolUse', 'post'), hook('PostToolUseFailure', 'post')]);
   });
 
   it('passes the marketplace with no errors and no warnings', () => {

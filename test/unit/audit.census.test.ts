@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Census, type CensusReport } from '../../src/audit/census.js';
 import { classifyRecord, readWindow } from '../../src/audit/records.js';
-import { parseBanner, parseNote } from '../../src/audit/text.js';
+import { parseBanner, parseNote, ranThePager } from '../../src/audit/text.js';
 import { clampedNote, refusalNote, shortWindowNote } from '../../src/hooks/note.js';
 import { Transcript, charBanner, lineBanner } from '../audit/records.js';
 
@@ -297,5 +297,13 @@ describe('reading the texts back', () => {
     for (const rec of [null, 'x', 42, [], {}, { type: 'attachment' }, { type: 'user', message: { content: 'hi' } }]) {
       expect(classifyRecord(rec).events).toEqual([]);
     }
+  });
+
+  it('knows the pager\'s hook in the forms a transcript records it: by name, or a bundle by path in either form', () => {
+    for (const command of [
+      'read-ceiling-pager pre', 'node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" pre', 'node /home/me/pager/dist/cli.cjs pre',
+      'node C:\\Users\\jo\\pager\\dist\\cli.cjs pre',
+    ]) expect(ranThePager(command), command).toBe(true);
+    expect(ranThePager('node /home/me/other/dist/main.cjs pre')).toBe(false);
   });
 });

@@ -10,12 +10,19 @@ import {
 import { unifiedDiff } from '../../src/settings/diff.js';
 import { formatSettings, parseSettings } from '../../src/settings/format.js';
 import {
-  isPagerCommand, matcherSelectsRead, mergePagerHooks, nodeInvocation, removePagerHooks, shapeProblem,
+  execLine, handlerLine, isPagerCommand, isPagerHandler, matcherSelectsRead, mergePagerHooks, nodeExec,
+  removePagerHooks, shapeProblem,
   type JsonObject,
 } from '../../src/settings/hooks.js';
 
-const INV = 'node /opt/rcp/dist/cli.cjs';
+const BUNDLE = '/opt/rcp/dist/cli.cjs';
+const INV = nodeExec('node', BUNDLE);
+/** INV as handlerLine reads it back. */
+const LINE = `node ${BUNDLE}`;
+/** A hook in command form, as settings.example.json and installs before exec form wrote them. */
 const entry = (command: string, timeout = 10) => ({ matcher: 'Read', hooks: [{ type: 'command', command, timeout }] });
+/** What install writes: exec form. */
+const execEntry = (hook: string, timeout = 10) => ({ matcher: 'Read', hooks: [{ type: 'command', command: 'node', args: [BUNDLE, hook], timeout }] });
 
 describe('mergePagerHooks', () => {
   it('adds one Read group per event to empty settings', () => {
@@ -23,9 +30,9 @@ describe('mergePagerHooks', () => {
     expect(changed).toBe(true);
     expect(settings).toEqual({
       hooks: {
-        PreToolUse: [entry(`${INV} pre`)],
-        PostToolUse: [entry(`${INV} post`)],
-        PostToolUseFailure: [entry(`${INV} post`)],
+        PreToolUse: [execEntry('pre')],
+        PostToolUse: [execEntry('post')],
+        PostToolUseFailure: [execEntry('post')],
       },
     });
   });
@@ -43,7 +50,7 @@ describe('mergePagerHooks', () => {
     expect(Object.keys(settings)).toEqual(['model', 'hooks', 'permissions']);
     const hooks = settings.hooks as JsonObject;
     expect(Object.keys(hooks)).toEqual(['PreToolUse', 'Stop', 'PostToolUse', 'PostToolUseFailure']);
-    expect(hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh' }] }, entry(`${INV} pre`)]);
+    expect(hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh' }] }, execEntry('pre')]);
     expect(hooks.Stop).toEqual((before.hooks as JsonObject).Stop);
     expect(before.hooks).toEqual({
       PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh' }] }],
@@ -70,15 +77,46 @@ describe('mergePagerHooks', () => {
     const { settings, changed } = mergePagerHooks(before, INV);
     expect(changed).toBe(true);
     expect((settings.hooks as JsonObject).PreToolUse).toEqual([
-      { matcher: 'Read', hooks: [{ type: 'command', command: `${INV} pre`, timeout: 10 }, { type: 'command', command: 'other pre' }] },
+      { matcher: 'Read', hooks: [{ type: 'command', command: 'node', args: [BUNDLE, 'pre'], timeout: 10 }, { type: 'command', command: 'other pre' }] },
     ]);
+  });
+
+  it('turns the command-form entries of an earlier install into exec form where they stand, never a second copy', () => {
+    const spaced = '/Users/Jo Doe/$x/read-ceiling-pager/dist/cli.cjs';
+    const before: JsonObject = {
+      hooks: {
+        PreToolUse: [entry(`node "/Users/Jo Doe/\\$x/read-ceiling-pager/dist/cli.cjs" pre --gates covered-reread`)],
+        PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: 'node C:/Users/jo/read-ceiling-pager/dist/cli.cjs post', timeout: 10, statusMessage: 'paging' }] }],
+        PostToolUseFailure: [entry('read-ceiling-pager post'), entry(`${LINE} post`)],
+      },
+    };
+    const inv = nodeExec('node', spaced);
+    const { settings } = mergePagerHooks(before, inv, 10, [LINE]);
+    expect(settings.hooks).toEqual({
+      PreToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: 'node', args: [spaced, 'pre'], timeout: 10 }] }],
+      PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: 'node', args: [spaced, 'post'], timeout: 10, statusMessage: 'paging' }] }],
+      PostToolUseFailure: [{ matcher: 'Read', hooks: [{ type: 'command', command: 'node', args: [spaced, 'post'], timeout: 10 }] }],
+    });
+    // In the same key order as a fresh entry, the user's own keys after.
+    const hooks = settings.hooks as { [event: string]: Array<{ hooks: JsonObject[] }> };
+    expect(Object.keys(hooks.PreToolUse![0]!.hooks[0]!)).toEqual(['type', 'command', 'args', 'timeout']);
+    expect(Object.keys(hooks.PostToolUse![0]!.hooks[0]!)).toEqual(['type', 'command', 'args', 'timeout', 'statusMessage']);
+    expect(mergePagerHooks(settings, inv).changed).toBe(false);
+  });
+
+  it('writes --gates as two arguments and takes them off again', () => {
+    const on = mergePagerHooks({}, INV, 10, [], ['covered-reread', 'rejected-calls']).settings;
+    expect((on.hooks as JsonObject).PreToolUse).toEqual([
+      { matcher: 'Read', hooks: [{ type: 'command', command: 'node', args: [BUNDLE, 'pre', '--gates', 'covered-reread,rejected-calls'], timeout: 10 }] },
+    ]);
+    expect(mergePagerHooks(on, INV).settings).toEqual(mergePagerHooks({}, INV).settings);
   });
 
   it('recognises a copy installed from a folder of any name only when told it is the pager', () => {
     const other = 'node /home/me/src/pager/dist/cli.cjs';
     const before: JsonObject = { hooks: { PreToolUse: [entry(`${other} pre`)] } };
     expect(((mergePagerHooks(before, INV).settings.hooks as JsonObject).PreToolUse as unknown[]).length).toBe(2);
-    expect((mergePagerHooks(before, INV, 10, [other]).settings.hooks as JsonObject).PreToolUse).toEqual([entry(`${INV} pre`)]);
+    expect((mergePagerHooks(before, INV, 10, [other]).settings.hooks as JsonObject).PreToolUse).toEqual([execEntry('pre')]);
   });
 });
 
@@ -91,14 +129,28 @@ describe('removePagerHooks', () => {
       },
     };
     const installed = mergePagerHooks(before, INV).settings;
-    const { settings, changed } = removePagerHooks(installed, [INV]);
+    const { settings, changed } = removePagerHooks(installed, [LINE]);
     expect(changed).toBe(true);
     expect(settings).toEqual(before);
   });
 
   it('leaves hooks it does not recognise, even on the same events', () => {
-    const s: JsonObject = { hooks: { PreToolUse: [entry('node /x/other-tool/dist/cli.cjs pre'), entry('my-read-ceiling-pager-fork pre')] } };
+    const s: JsonObject = { hooks: { PreToolUse: [
+      entry('node /x/other-tool/dist/cli.cjs pre'), entry('my-read-ceiling-pager-fork pre'),
+      { matcher: 'Read', hooks: [{ type: 'command', command: 'read-ceiling-pager-missing-xyz', args: ['pre'] }] },
+      { matcher: 'Read', hooks: [{ type: 'command', command: 'node', args: ['/x/other-tool/dist/cli.cjs', 'pre'] }] },
+    ] } };
     expect(removePagerHooks(s)).toEqual({ settings: s, changed: false });
+  });
+
+  it('removes both forms: command form and exec form, the bin name and the bundle by path', () => {
+    const s: JsonObject = { hooks: { PreToolUse: [
+      entry('read-ceiling-pager pre'),
+      { matcher: 'Read', hooks: [{ type: 'command', command: 'read-ceiling-pager', args: ['pre'] }] },
+      { matcher: 'Read', hooks: [{ type: 'command', command: 'C:\\Program Files\\nodejs\\node.exe', args: ['C:\\Users\\Jo Doe\\AppData\\Roaming\\npm\\node_modules\\read-ceiling-pager\\dist\\cli.cjs', 'pre'] }] },
+      { matcher: 'Read', hooks: [{ type: 'command', command: 'node', args: ['/home/me/src/pager/dist/cli.cjs', 'pre', '--gates', 'covered-reread'] }] },
+    ] } };
+    expect(removePagerHooks(s, ['node /home/me/src/pager/dist/cli.cjs'])).toEqual({ settings: {}, changed: true });
   });
 
   it('install then uninstall gives back any settings whose hook lists are non-empty', () => {
@@ -107,7 +159,7 @@ describe('removePagerHooks', () => {
     const hooks = fc.dictionary(fc.constantFrom('PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'), fc.array(group, { minLength: 1, maxLength: 3 }), { minKeys: 1 });
     fc.assert(fc.property(fc.record({ hooks, model: fc.string() }, { requiredKeys: ['hooks'] }), (s) => {
       const settings = s as unknown as JsonObject;
-      expect(removePagerHooks(mergePagerHooks(settings, INV).settings, [INV]).settings).toEqual(settings);
+      expect(removePagerHooks(mergePagerHooks(settings, INV).settings, [LINE]).settings).toEqual(settings);
     }));
   });
 });
@@ -141,25 +193,35 @@ describe('matcherSelectsRead', () => {
   });
 });
 
-describe('shellWord / nodeInvocation', () => {
-  it('quotes only paths a shell would split or expand', () => {
-    expect(nodeInvocation('node', '/opt/rcp/dist/cli.cjs')).toBe('node /opt/rcp/dist/cli.cjs');
-    expect(nodeInvocation('node', '/Users/Jo Doe/$x/dist/cli.cjs')).toBe('node "/Users/Jo Doe/\\$x/dist/cli.cjs"');
+describe('handlerLine / execLine / bundleOf', () => {
+  it('reads a command-form hook as written and an exec-form hook as its words, quoted only where one holds a space or quote', () => {
+    expect(handlerLine({ type: 'command', command: 'node "/a b/dist/cli.cjs" pre' })).toBe('node "/a b/dist/cli.cjs" pre');
+    expect(handlerLine({ type: 'command', command: 'node', args: ['/opt/rcp/dist/cli.cjs', 'pre'] })).toBe('node /opt/rcp/dist/cli.cjs pre');
+    expect(handlerLine({ type: 'command', command: 'node', args: ['C:\\Users\\Jo Doe\\rcp\\dist\\cli.cjs', 'pre'] }))
+      .toBe('node "C:\\\\Users\\\\Jo Doe\\\\rcp\\\\dist\\\\cli.cjs" pre');
+    expect(handlerLine({ type: 'command', command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs', 'pre'] })).toBe('node ${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs pre');
+    expect(handlerLine({ type: 'command', command: 'x', args: [1] })).toBeUndefined();
+    expect(handlerLine({ type: 'http', url: 'http://127.0.0.1/' })).toBeUndefined();
   });
 
-  it('on Windows writes forward slashes (a backslash is an escape to Git Bash) and quotes a path with a space', () => {
-    expect(nodeInvocation('node', 'C:\\Users\\jo\\AppData\\Roaming\\npm\\node_modules\\read-ceiling-pager\\dist\\cli.cjs', 'win32'))
-      .toBe('node C:/Users/jo/AppData/Roaming/npm/node_modules/read-ceiling-pager/dist/cli.cjs');
-    expect(nodeInvocation('node', 'C:\\Users\\Jo Doe\\rcp\\dist\\cli.cjs', 'win32')).toBe('node "C:/Users/Jo Doe/rcp/dist/cli.cjs"');
-    expect(bundleOf(`${nodeInvocation('node', 'C:\\Users\\Jo Doe\\rcp\\dist\\cli.cjs', 'win32')} pre`)).toBe('C:/Users/Jo Doe/rcp/dist/cli.cjs');
-  });
-
-  it('round-trips through bundleOf', () => {
-    for (const path of ['/opt/rcp/dist/cli.cjs', '/Users/Jo Doe/a"b/dist/cli.cjs']) {
-      expect(bundleOf(`${nodeInvocation('node', path)} pre`)).toBe(path);
+  it('finds the bundle of either form, Windows paths included, and none behind a placeholder or a bin name', () => {
+    for (const path of ['/opt/rcp/dist/cli.cjs', '/Users/Jo Doe/a"b/$x/dist/cli.cjs', 'C:\\Users\\jo\\rcp\\dist\\cli.cjs', 'C:\\Users\\Jo Doe\\rcp\\dist\\cli.cjs']) {
+      expect(bundleOf(execLine({ command: 'node', args: [path, 'pre', '--gates', 'covered-reread'] }))).toBe(path);
     }
+    expect(bundleOf('node "/Users/Jo Doe/\\$x/dist/cli.cjs" pre')).toBe('/Users/Jo Doe/$x/dist/cli.cjs'); // command form, as installs before wrote it
+    expect(bundleOf('node "C:/Users/Jo Doe/rcp/dist/cli.cjs" pre')).toBe('C:/Users/Jo Doe/rcp/dist/cli.cjs');
+    expect(bundleOf(execLine({ command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs', 'pre'] }))).toBeUndefined();
     expect(bundleOf('node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs" pre')).toBeUndefined();
     expect(bundleOf('read-ceiling-pager pre')).toBeUndefined();
+  });
+
+  it('recognises the pager in exec form as in command form', () => {
+    expect(isPagerHandler({ type: 'command', command: 'node', args: ['/usr/lib/node_modules/read-ceiling-pager/dist/cli.cjs', 'post'] }, 'post')).toBe(true);
+    expect(isPagerHandler({ type: 'command', command: 'node', args: ['/usr/lib/node_modules/read-ceiling-pager/dist/cli.cjs', 'post'] }, 'pre')).toBe(false);
+    expect(isPagerHandler({ type: 'command', command: 'read-ceiling-pager', args: ['gate', '--gates', 'rejected-calls'] }, 'gate')).toBe(true);
+    expect(isPagerHandler({ type: 'command', command: 'node', args: ['/home/me/pager/dist/cli.cjs', 'pre'] }, 'pre', [LINE])).toBe(false);
+    expect(isPagerHandler({ type: 'command', command: 'node', args: [BUNDLE, 'pre'] }, 'pre', [LINE])).toBe(true);
+    expect(isPagerHandler({ type: 'command', command: 'read-ceiling-pager-missing-xyz', args: ['pre'] })).toBe(false);
   });
 });
 
@@ -230,9 +292,9 @@ describe('diagnosis', () => {
     const plugin: Source = {
       label: 'plugin read-ceiling-pager@read-ceiling-pager',
       kind: 'plugin',
-      settings: mergePagerHooks({}, 'node "${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs"').settings,
+      settings: JSON.parse(readFileSync(join(__dirname, '../../hooks/hooks.json'), 'utf8')),
     };
-    const wirings = pagerWirings([user, plugin], [INV]);
+    const wirings = pagerWirings([user, plugin], [LINE]);
     expect(wirings).toHaveLength(6);
     const findings = wiringFindings({ wirings, missing: [] });
     expect(findings.map((f) => f.level)).toEqual(['ok', 'ok', 'warn']);
@@ -242,7 +304,7 @@ describe('diagnosis', () => {
 
   it('fails when nothing wires it, when hooks are disabled, or when the wired bundle is gone', () => {
     expect(exitCode(wiringFindings({ wirings: [], missing: [] }))).toBe(1);
-    const w = [{ source: 'user', event: 'PreToolUse' as const, command: `${INV} pre` }];
+    const w = [{ source: 'user', event: 'PreToolUse' as const, command: `${LINE} pre` }];
     expect(exitCode(wiringFindings({ wirings: w, missing: [], hooksDisabledBy: 'user' }))).toBe(1);
     expect(exitCode(wiringFindings({ wirings: w, missing: [{ source: 'user', path: '/gone' }] }))).toBe(1);
   });
@@ -253,11 +315,11 @@ describe('diagnosis', () => {
         PreToolUse: [
           { matcher: 'Read|Grep', hooks: [{ type: 'command', command: 'guard.sh' }] },
           { matcher: 'Bash', hooks: [{ type: 'command', command: 'bash-only.sh' }] },
-          entry(`${INV} pre`),
+          execEntry('pre'),
         ],
       },
     });
-    expect(rivalPreHooks([s], [INV]).map((r) => r.command)).toEqual(['guard.sh']);
+    expect(rivalPreHooks([s], [LINE]).map((r) => r.command)).toEqual(['guard.sh']);
   });
 
   it('recognises the bundles the caller vouches for', () => {
