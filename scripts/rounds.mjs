@@ -21,14 +21,14 @@ import { simFile } from './lib/engine-sim.mjs';
 import { oracle } from './lib/oracle.mjs';
 import { corpusFiles } from './lib/rounds-corpus.mjs';
 import { loadHooks, SimClock, simulateSession, WINDOW_LINES } from './lib/sim-session.mjs';
-import { TOKENIZER_NAMES, tokenizerNamed, verifyAdditivity, windowCounter } from './lib/token-count.mjs';
+import { TOKENIZER_NAMES, countText, tokenizerNamed, verifyAdditivity, windowCounter } from './lib/token-count.mjs';
 
 const MODES = /** @type {const} */ (['windows', 'whole']);
 
 function parseArgs(/** @type {string[]} */ argv) {
   /** @type {{
    *   file?: RegExp, tokenizers: string[], modes: Array<'windows' | 'whole'>, cap: number, json?: string,
-   *   fromJson?: string, trail: boolean, verify: boolean, cold?: boolean,
+   *   fromJson?: string, trail: boolean, verify: boolean, cold?: boolean, noUsage?: boolean,
    * }} */
   const o = { tokenizers: TOKENIZER_NAMES, modes: [...MODES], cap: 25_000, trail: false, verify: false };
   for (let i = 0; i < argv.length; i++) {
@@ -42,6 +42,7 @@ function parseArgs(/** @type {string[]} */ argv) {
     else if (a === '--from-json') o.fromJson = value();
     else if (a === '--trail') o.trail = true;
     else if (a === '--cold') o.cold = true;
+    else if (a === '--no-usage') o.noUsage = true;
     else if (a === '--verify') o.verify = true;
     else throw new Error(`unknown argument ${a}`);
   }
@@ -129,6 +130,7 @@ async function main() {
           }), oversize, needed);
           const pager = tally(simulateSession({
             file, count: counter.count, mode, hooks, stateDir: machine, model, cap: o.cap, clock,
+            ...(o.noUsage ? {} : { countText: countText(t) }),
           }), oversize, needed);
           const r = {
             file: f.id, cls: f.cls, pkg: f.pkg, bytes: file.size, lines: needed, tokenizer: t, mode,

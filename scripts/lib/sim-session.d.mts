@@ -1,15 +1,4 @@
-/**
- * The pager's hook entry point (src/hooks/io.ts), bundled from the TypeScript sources: exactly what the hook
- * binary runs, minus reading stdin and writing stdout.
- * @returns {Promise<{
- *   answer: (name: 'pre' | 'post', raw: string, ctx: any) => string,
- *   contextFor: (now: number, env: Record<string, string>) => any,
- * }>}
- */
-export function loadHooks(): Promise<{
-    answer: (name: "pre" | "post", raw: string, ctx: any) => string;
-    contextFor: (now: number, env: Record<string, string>) => any;
-}>;
+export function loadHooks(): Promise<any>;
 /**
  * @typedef {object} SimStep One Read: what the model asked, what ran, what came back, what it was told.
  * @property {Record<string, unknown>} asked
@@ -34,6 +23,8 @@ export function loadHooks(): Promise<{
  * @param {number} [o.cap]
  * @param {number} [o.maxCalls]
  * @param {SimClock} [o.clock]
+ * @param {(text: string) => number} [o.countText] The model's tokenizer: with it, each assistant record carries the
+ *   usage the API reports (the whole input of its request), as the engine records it; without it, no usage.
  */
 export function simulateSession(o: {
     file: import("./engine-sim.mjs").SimFile;
@@ -45,6 +36,7 @@ export function simulateSession(o: {
     cap?: number | undefined;
     maxCalls?: number | undefined;
     clock?: SimClock | undefined;
+    countText?: ((text: string) => number) | undefined;
 }): {
     steps: SimStep[];
     cursor: Cursor;

@@ -22,6 +22,10 @@ import { root } from './load-src.mjs';
  *   contextFor: (now: number, env: Record<string, string>) => any,
  * }>}
  */
+/** What the usage of a request counts besides the conversation's calls and results, and what one Read call writes. */
+const SYSTEM_TOKENS = 20_000;
+const CALL_TOKENS = 60;
+
 export async function loadHooks() {
   const dir = mkdtempSync(join(tmpdir(), 'rcp-hooks-'));
   const outfile = join(dir, 'hooks.mjs');
@@ -69,6 +73,8 @@ let sessions = 0;
  * @param {number} [o.cap]
  * @param {number} [o.maxCalls]
  * @param {SimClock} [o.clock]
+ * @param {(text: string) => number} [o.countText] The model's tokenizer: with it, each assistant record carries the
+ *   usage the API reports (the whole input of its request), as the engine records it; without it, no usage.
  */
 export function simulateSession(o) {
   const cap = o.cap ?? 25_000;
@@ -89,6 +95,8 @@ export function simulateSession(o) {
   const steps = [];
   let ids = 0;
   let parent = null;
+  // The input of the next request: a system prompt and tools, then each call and its result with what joined it.
+  let requestTokens = SYSTEM_TOKENS;
   for (let turn = 1; !cursor.done && steps.length < maxCalls; turn++) {
     const modelInput = /** @type {Record<string, unknown>} */ (cursor.next);
     const id = `toolu_sim_${sessionId}_${++ids}`;
@@ -97,7 +105,11 @@ export function simulateSession(o) {
     // The engine writes the assistant's tool_use before any hook runs (the post hook reads it back).
     appendFileSync(transcript, `${JSON.stringify({
       parentUuid: parent, isSidechain: false, type: 'assistant', uuid, sessionId, cwd, timestamp: new Date(now).toISOString(),
-      message: { id: `msg_${uuid}`, type: 'message', role: 'assistant', model: o.model ?? 'claude-opus-5-5', content: [{ type: 'tool_use', id, name: 'Read', input: modelInput }], stop_reason: 'tool_use' },
+      message: {
+        id: `msg_${uuid}`, type: 'message', role: 'assistant', model: o.model ?? 'claude-opus-5-5',
+        content: [{ type: 'tool_use', id, name: 'Read', input: modelInput }], stop_reason: 'tool_use',
+        ...(o.countText ? { usage: { input_tokens: requestTokens, output_tokens: CALL_TOKENS } } : {}),
+      },
     })}\n`);
     parent = uuid;
     const input = coerceInput(modelInput);
@@ -154,6 +166,7 @@ export function simulateSession(o) {
     cursor.see(
       turn, { tool_use_id: id, input: modelInput, content: r.content, isError: r.isError, reminders: [] }, context,
     );
+    if (o.countText) requestTokens += CALL_TOKENS + o.countText(r.content) + (context ? o.countText(context) : 0);
     const seen = /** @type {any} */ (cursor.steps[cursor.steps.length - 1]);
     steps.push({
       asked: modelInput, ran, isError: r.isError, kind: r.kind, first: r.first, lines: r.lines, context,

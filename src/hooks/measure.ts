@@ -188,6 +188,37 @@ export function continuation(
   return { window: { first: past.nextFitting, lines }, oversize: past.oversize };
 }
 
+/** Tokens the line numbers of a Read's result add, at the least: one per group of three digits (every tokenizer
+ * measured splits a number so, or finer; its tab may join the text after it). The rest of what the model's next
+ * request added is the window's own text, or more. */
+export function lineNumberTokens(first: number, lines: number): number {
+  let tokens = 0;
+  const last = first + lines - 1;
+  for (let digits = 1, low = 1; low <= last; digits++, low *= 10) {
+    const from = Math.max(first, low);
+    const to = Math.min(last, low * 10 - 1);
+    if (to >= from) tokens += (to - from + 1) * Math.ceil(digits / 3);
+  }
+  return tokens;
+}
+/** Beyond these, the tokens the usage says a result added cannot be that result's (something else shrank or grew
+ * the conversation): nothing is learned. */
+const USAGE_RATIO_BOUNDS = [0.3, 3] as const;
+
+/** The file's density from the tokens the model's next request added for a window's result (the transcript's
+ * usage): engine tokens per estimated token of the window's text, or a little more. Undefined when implausible. */
+export function usageRatio(
+  path: string,
+  window: { first: number; lines: number },
+  resultTokens: number,
+  deadline: number,
+): number | undefined {
+  const m = measureWindow(path, window.first, window.lines, deadline);
+  if (m.scan.timedOut || m.pointTokens <= 0) return undefined;
+  const ratio = (resultTokens - lineNumberTokens(window.first, window.lines)) / m.pointTokens;
+  return ratio >= USAGE_RATIO_BOUNDS[0] && ratio <= USAGE_RATIO_BOUNDS[1] ? ratio : undefined;
+}
+
 /** Whether the file ends with a newline: the engine then counts an empty last line that nobody needs. */
 export function endsWithNewline(path: string, size: number): boolean {
   if (size === 0) return false;

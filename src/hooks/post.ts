@@ -10,6 +10,7 @@ import {
   withModel,
   withoutPlan,
   withReading,
+  withSeen,
   type Plan,
   type Reading,
   type SessionState,
@@ -86,6 +87,7 @@ function afterSuccess(
   if (!plan && !out.truncatedByTokenCap && input.limit === undefined) return silent('whole-file-read');
   const file = regularFile(input.file_path, event.cwd);
   const returnedFirst = Math.max(1, out.startLine); // offset 0 labels line 1 as 0
+  if (file && input.limit !== undefined) keepSeen(event, file, returnedFirst, state, ctx);
   const returnedLast = returnedFirst + out.numLines - 1;
   // The engine counts the empty line after a final newline; nobody needs a window for it.
   const lastLine = file && endsWithNewline(file.path, file.stat.size) ? out.totalLines - 1 : out.totalLines;
@@ -152,6 +154,29 @@ function afterSuccess(
     bannerOver,
     readingOn,
   });
+}
+
+/** The smallest window worth learning a density from by the usage: the reminders and notes that join a result in
+ * the next request then add at most a few percent. In characters, as a share of the cap. */
+const SEEN_MIN_CHARS_PER_CAP_TOKEN = 0.5;
+
+/** Keeps this window, which came back whole, for the next hook of the file to learn its density from the usage
+ * of the request that carries the result (pre.ts), while no count has taught it. */
+function keepSeen(event: PostToolUse, file: FileAtHand, first: number, state: SessionState, ctx: HookContext): void {
+  const out = event.tool_response.file;
+  const cap = resolveCap(ctx.env, state.cap).cap;
+  const chars = typeof out.content === 'string' ? out.content.length : 0;
+  if (chars < cap * SEEN_MIN_CHARS_PER_CAP_TOKEN) return;
+  if (learnedFor(state, file.path, file.stat.size, file.stat.mtimeMs)) return;
+  const seen = {
+    size: file.stat.size,
+    mtimeMs: file.stat.mtimeMs,
+    id: event.tool_use_id,
+    first,
+    lines: out.numLines,
+    at: ctx.now,
+  };
+  ctx.store.update(event.session_id, (s) => withSeen(s, file.path, seen));
 }
 
 /** The last line a window reading on past `end` may reach: the file's last, or the line before the first that
@@ -253,10 +278,11 @@ function askedFor(
       asked.first,
       asked.last - asked.first + 1,
     );
+    // A named window that reads on past the reading's end, clamped by `pre` since, is wanted to its own end.
     if (reading)
       return {
         first: reading.askedFirst,
-        last: reading.askedLast === 0 ? undefined : reading.askedLast,
+        last: reading.askedLast === 0 ? undefined : Math.max(reading.askedLast, asked.last),
         because: 'continuing',
       };
   }

@@ -1,16 +1,21 @@
 // PreToolUse on Read: lower `limit` to the largest prefix of the window that the engine will not refuse.
 import type { Stats } from 'node:fs';
 import { neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES } from '../estimate/cap.js';
+import { withFile } from '../state/memory.js';
 import {
+  learnedFor,
   readingContinued,
   readingOf,
+  seenOf,
   withLearned,
   withModel,
   withPlan,
   withReading,
+  withSeen,
   type Learned,
   type Plan,
   type Reading,
+  type SessionState,
 } from '../state/session.js';
 import { regularFile, type HookContext } from './context.js';
 import type { PreToolUse, ReadInput } from './input.js';
@@ -23,11 +28,12 @@ import {
   remember,
   sizingFor,
   sizingFrom,
+  usageRatio,
   type Sizing,
 } from './measure.js';
 import { clampedNote } from './note.js';
 import { askedLines, classifyRead, clampedInput, firstLine } from './request.js';
-import { bannerCount } from './transcript.js';
+import { bannerCount, resultTokens } from './transcript.js';
 
 export interface PreDecision {
   updatedInput: Record<string, unknown>;
@@ -79,16 +85,19 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   const reading = readingOf(state, file.path, size, mtimeMs);
   // A partial page's banner, now in the transcript, holds the engine's count of the whole file.
   const fromBanner = reading?.partialOf !== undefined ? learnFromBanner(event, file.path, reading, ctx) : undefined;
-  // The window a note of ours named runs as named: it was sized to fit when the note was written.
+  // Else the last window that came back: what the model's next request added for it, in the model's tokens.
+  const fromUsage = fromBanner ?? learnFromUsage(event, file.path, size, mtimeMs, state, ctx);
+  // The window a note of ours named runs as named: it was sized to fit when the note was written, unless the
+  // engine or the usage has told the file's density since.
   if (
-    !fromBanner &&
+    !fromUsage &&
     request.kind === 'window' &&
     readingContinued(state, file.path, size, mtimeMs, request.first, request.lines)
   )
     return { pass: 'named-continuation' };
   const followOn = reading !== undefined;
-  const sizing = fromBanner
-    ? sizingFor(fromBanner)
+  const sizing = fromUsage
+    ? sizingFor(fromUsage)
     : sizingFrom(state, ctx.store.readMemory(), { path: file.path, size, mtimeMs }, followOn, ctx.now);
   const plan = planWindow(input, file, cap, sizing, ctx.deadline, wholeReads(ctx.env));
   if (plan.kind === 'pass') return { pass: plan.reason };
@@ -130,6 +139,30 @@ function learnFromBanner(event: PreToolUse, path: string, reading: Reading, ctx:
     withReading(withModel(withLearned(s, path, learned, count.cap), count.model), path, rest),
   );
   remember(ctx, path, learned, count.model, { point: whole.groups, tokens: count.tokens, at: ctx.now });
+  return learned;
+}
+
+/** The density of a file whose last window came back whole and whose density no count has taught: from the tokens
+ * the model's next request added for that window (the transcript's usage), learned for this session and later
+ * ones (not as a model's count: it holds more than the window's text). Tried once per window. */
+function learnFromUsage(
+  event: PreToolUse,
+  path: string,
+  size: number,
+  mtimeMs: number,
+  state: SessionState,
+  ctx: HookContext,
+): Learned | undefined {
+  const seen = seenOf(state, path, size, mtimeMs);
+  if (!seen || seen.id === event.tool_use_id || learnedFor(state, path, size, mtimeMs)) return undefined;
+  const tokens = resultTokens(event.transcript_path, seen.id);
+  const ratio = tokens === undefined ? undefined : usageRatio(path, seen, tokens, ctx.deadline);
+  const learned: Learned | undefined = ratio === undefined ? undefined : { size, mtimeMs, ratio, at: ctx.now };
+  ctx.store.update(event.session_id, (s) => {
+    const without = withSeen(s, path, undefined);
+    return learned ? withLearned(without, path, learned) : without;
+  });
+  if (learned) ctx.store.updateMemory((m) => withFile(m, path, learned));
   return learned;
 }
 

@@ -152,3 +152,89 @@ function recordAt(jsonl: string, at: number): unknown {
     return undefined;
   }
 }
+
+/** What the model's next API request added to its input after a tool call, in the model's own tokens: the input
+ * of the request that carried the call's result, less the input of the request that made the call and less what
+ * that request wrote back (its text and tool calls; not its thinking, which may not be sent again). That is the
+ * result as the model saw it, plus whatever else joined it (reminders, hook notes): never less than the result.
+ * Undefined unless the call was its message's only one, its result the next message's only one, and nothing
+ * between them shrank the conversation (a compaction, or the API clearing old results). Pure. */
+export function findResultTokens(jsonl: string, toolUseId: string): number | undefined {
+  const call = findToolUse(jsonl, toolUseId);
+  if (call?.messageId === undefined) return undefined;
+  const messageNeedle = `"id":${JSON.stringify(call.messageId)}`;
+  let calls = 0;
+  let before: Usage | undefined;
+  let from = -1;
+  for (let at = jsonl.indexOf(messageNeedle); at >= 0; at = jsonl.indexOf(messageNeedle, at + 1)) {
+    const record = recordAt(jsonl, at);
+    const message = assistantMessage(record);
+    if (message?.id !== call.messageId) continue;
+    calls += message.content.filter((b) => isRecord(b) && b.type === 'tool_use').length;
+    before = usageOf(message.usage) ?? before;
+    from = Math.max(from, jsonl.indexOf('\n', at));
+  }
+  if (calls !== 1 || !before || from < 0) return undefined;
+  for (const line of jsonl.slice(from + 1).split('\n')) {
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (!isRecord(record)) continue;
+    if (record.type === 'system' && /compact/.test(String(record.subtype))) return undefined;
+    if (record.type === 'user' && isRecord(record.message) && Array.isArray(record.message.content)) {
+      const other = record.message.content.some(
+        (b) => isRecord(b) && b.type === 'tool_result' && b.tool_use_id !== toolUseId,
+      );
+      if (other) return undefined;
+    }
+    const message = assistantMessage(record);
+    if (!message || message.id === call.messageId) continue;
+    const edits = isRecord(message.context_management) ? message.context_management.applied_edits : undefined;
+    if (Array.isArray(edits) && edits.length > 0) return undefined;
+    const after = usageOf(message.usage);
+    if (!after) return undefined;
+    const added = after.input - before.input - before.written;
+    return added > 0 ? added : undefined;
+  }
+  return undefined;
+}
+
+/** The result tokens of a tool call, read from the session transcript. */
+export function resultTokens(transcriptPath: unknown, toolUseId: string): number | undefined {
+  if (typeof transcriptPath !== 'string') return undefined;
+  const tail = readTailBytes(transcriptPath, TAIL_BYTES);
+  return tail ? findResultTokens(tail.toString('utf8'), toolUseId) : undefined;
+}
+
+interface Usage {
+  /** The whole input of the request, cached or not. */
+  input: number;
+  /** What the reply wrote that the next request sends back: its output less its thinking. */
+  written: number;
+}
+
+function usageOf(u: unknown): Usage | undefined {
+  if (!isRecord(u)) return undefined;
+  const n = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+  const input = n(u.input_tokens);
+  const output = n(u.output_tokens);
+  if (input === undefined || output === undefined) return undefined;
+  const thinking = isRecord(u.output_tokens_details) ? (n(u.output_tokens_details.thinking_tokens) ?? 0) : 0;
+  return {
+    input: input + (n(u.cache_creation_input_tokens) ?? 0) + (n(u.cache_read_input_tokens) ?? 0),
+    written: Math.max(0, output - thinking),
+  };
+}
+
+function assistantMessage(
+  record: unknown,
+): { id: unknown; content: unknown[]; usage: unknown; context_management: unknown } | undefined {
+  if (!isRecord(record) || record.type !== 'assistant' || !isRecord(record.message)) return undefined;
+  const m = record.message;
+  return Array.isArray(m.content)
+    ? { id: m.id, content: m.content, usage: m.usage, context_management: m.context_management }
+    : undefined;
+}

@@ -49,10 +49,23 @@ export interface Reading {
   at: number;
 }
 
+/** The last explicit window of a file that came back whole, for the next hook to learn the file's density from the
+ * tokens the model's next API request added (docs/ENGINE.md: the usage the transcript records). Keyed by file. */
+export interface Seen {
+  size: number;
+  mtimeMs: number;
+  /** The Read's tool_use_id, and the lines it returned. */
+  id: string;
+  first: number;
+  lines: number;
+  at: number;
+}
+
 export interface SessionState {
   plans: Record<string, Plan>;
   files: Record<string, Learned>;
   readings: Record<string, Reading>;
+  seen?: Record<string, Seen>;
   /** A cap the engine reported in a refusal this session. */
   cap?: number;
   /** The model of this session, as its transcript names it: whose counts the engine checks against the cap. */
@@ -101,6 +114,19 @@ export function withReading(state: SessionState, path: string, reading: Reading)
     ...state,
     readings: keepNewest({ ...state.readings, [path]: reading }, MAX_FILES, reading.at - PLAN_MAX_AGE_MS),
   };
+}
+
+export function withSeen(state: SessionState, path: string, seen: Seen | undefined): SessionState {
+  const all = { ...state.seen };
+  if (seen) all[path] = seen;
+  else delete all[path];
+  return { ...state, seen: keepNewest(all, MAX_FILES, (seen?.at ?? 0) - PLAN_MAX_AGE_MS) };
+}
+
+/** The last window of this unchanged file that came back whole, if the usage of its result is still to learn. */
+export function seenOf(state: SessionState, path: string, size: number, mtimeMs: number): Seen | undefined {
+  const s = state.seen === undefined ? undefined : ownValue(state.seen, path);
+  return s && s.size === size && s.mtimeMs === mtimeMs ? s : undefined;
 }
 
 export function withoutReading(state: SessionState, path: string): SessionState {
@@ -165,16 +191,18 @@ function serializePager(state: SessionState, maxBytes: number): string | undefin
       at: v.at,
       bytes: entryBytes(k, v),
     })),
+    ...Object.entries(state.seen ?? {}).map(([k, v]) => ({ kind: 'seen' as const, k, at: v.at, bytes: entryBytes(k, v) })),
   ].sort((a, b) => a.at - b.at);
   let total = Buffer.byteLength(text);
   let drop = 0;
   while (total > maxBytes && drop < entries.length - 1) total -= entries[drop++]!.bytes;
   if (total > maxBytes) return undefined;
-  const next: SessionState = {
+  const next = {
     ...state,
     plans: { ...state.plans },
     files: { ...state.files },
     readings: { ...state.readings },
+    seen: { ...state.seen },
   };
   for (const e of entries.slice(0, drop)) delete next[e.kind][e.k];
   text = JSON.stringify(next);
@@ -228,6 +256,15 @@ export function normalizeState(raw: unknown): SessionState {
         setOwn(state.readings, path, r as unknown as Reading);
       }
     }
+  }
+  if (isRecord(raw.seen)) {
+    const seen: Record<string, Seen> = {};
+    for (const [path, w] of Object.entries(raw.seen)) {
+      if (isRecord(w) && typeof w.id === 'string' && allFinite(w, ['size', 'mtimeMs', 'first', 'lines', 'at'])) {
+        setOwn(seen, path, w as unknown as Seen);
+      }
+    }
+    state.seen = seen;
   }
   if (isFiniteNumber(raw.cap) && raw.cap > 0) state.cap = raw.cap;
   if (isModelName(raw.model)) state.model = raw.model;

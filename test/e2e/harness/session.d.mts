@@ -74,7 +74,8 @@ export type EngineOptions = {
      */
     count?: ((text: string) => number) | undefined;
     /**
-     * The API refuses role:"system" turns: the engine's fallback mode (docs/ENGINE.md §7.5).
+     * The API refuses role:"system" turns: the engine's fallback mode
+     * (docs/ENGINE.md §7.5).
      */
     refuseSystem?: boolean | undefined;
     /**
@@ -102,6 +103,10 @@ export type EngineOptions = {
      * The model's time to answer each turn (see startStandIn).
      */
     thinkMs?: number | undefined;
+    /**
+     * The stand-in reports each request's input tokens as the API does (see startStandIn).
+     */
+    usage?: boolean | undefined;
     /**
      * See RunOptions: a HOME kept across runs, for a session resumed with `--resume`.
      */

@@ -25,6 +25,7 @@ import { tokenizer } from './tokenizer.mjs';
  * @property {string} [allowedTools] See RunOptions.
  * @property {Record<string, string>} [extraEnv] See RunOptions.
  * @property {number} [thinkMs] The model's time to answer each turn (see startStandIn).
+ * @property {boolean} [usage] The stand-in reports each request's input tokens as the API does (see startStandIn).
  * @property {string} [home] See RunOptions: a HOME kept across runs, for a session resumed with `--resume`.
  * @property {string} [prompt] The user's prompt (`-p`), for example a slash command.
  * @property {(action: string) => boolean} [classify] Plays the auto-mode classifier (see startStandIn).
@@ -46,7 +47,7 @@ async function drive(o, policy) {
   const tok = tokenizer({ name: o.tokenizerName, scale: o.scale });
   const count = o.count ?? tok.count;
   const standIn = await startStandIn({
-    policy, count, refuseSystem: o.refuseSystem, thinkMs: o.thinkMs, classify: o.classify,
+    policy, count, refuseSystem: o.refuseSystem, thinkMs: o.thinkMs, classify: o.classify, usage: o.usage,
   });
   try {
     const run = await runEngine({

@@ -1,19 +1,22 @@
 /**
  * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean, thinkMs?: number,
- *   classify?: (action: string) => boolean }} opts
+ *   classify?: (action: string) => boolean, usage?: boolean }} opts
  *   classify: plays the auto-mode classifier: given the action under review (its transcript line, for example
  *   `{"Bash":"make"}`), true blocks it. Without it the classifier gets "OK.", which the engine takes as no verdict.
  *   refuseSystem: answer 400 to any /v1/messages body holding a role:"system" message (docs/ENGINE.md §7.5).
  *   thinkMs: wait this long before each main-loop reply, as a real model does; the engine's transcript writes
  *   settle in that time, which tests of what the transcript shows at the next hook rely on.
+ *   usage: report each main-loop request's input as the API does (counted with `count`: the system text, every
+ *   message's text, tool inputs and results), not a constant.
  * @returns {Promise<StandIn>}
  */
-export function startStandIn({ policy, count, refuseSystem, thinkMs, classify }: {
+export function startStandIn({ policy, count, refuseSystem, thinkMs, classify, usage }: {
     policy: Policy;
     count: (text: string) => number;
     refuseSystem?: boolean;
     thinkMs?: number;
     classify?: (action: string) => boolean;
+    usage?: boolean;
 }): Promise<StandIn>;
 /**
  * What the model sees: the tool results and every system text after its last message (docs/ENGINE.md §7.4).

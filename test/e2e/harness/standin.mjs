@@ -56,15 +56,17 @@ const SYSTEM_ROLE_REFUSAL = {
 
 /**
  * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean, thinkMs?: number,
- *   classify?: (action: string) => boolean }} opts
+ *   classify?: (action: string) => boolean, usage?: boolean }} opts
  *   classify: plays the auto-mode classifier: given the action under review (its transcript line, for example
  *   `{"Bash":"make"}`), true blocks it. Without it the classifier gets "OK.", which the engine takes as no verdict.
  *   refuseSystem: answer 400 to any /v1/messages body holding a role:"system" message (docs/ENGINE.md §7.5).
  *   thinkMs: wait this long before each main-loop reply, as a real model does; the engine's transcript writes
  *   settle in that time, which tests of what the transcript shows at the next hook rely on.
+ *   usage: report each main-loop request's input as the API does (counted with `count`: the system text, every
+ *   message's text, tool inputs and results), not a constant.
  * @returns {Promise<StandIn>}
  */
-export async function startStandIn({ policy, count, refuseSystem = false, thinkMs = 0, classify }) {
+export async function startStandIn({ policy, count, refuseSystem = false, thinkMs = 0, classify, usage = false }) {
   /** @type {Map<string, Reply>} by thread and turn */
   const replies = new Map();
   /** @type {Observation[]} */
@@ -161,7 +163,7 @@ export async function startStandIn({ policy, count, refuseSystem = false, thinkM
       const message = {
         id: `msg_e2e_${run}_${++ids}`, type: 'message', role: 'assistant', model: body.model ?? 'stand-in', content,
         stop_reason: 'text' in reply ? 'end_turn' : 'tool_use', stop_sequence: null,
-        usage: { input_tokens: 10, output_tokens: 10 },
+        usage: { input_tokens: usage && isMainLoop ? count(requestText(body)) : 10, output_tokens: 10 },
         ...(cleared ? { context_management: { applied_edits: [cleared] } } : {}),
       };
       const send = () => (body.stream ? stream(res, message) : json(res, message));
@@ -208,7 +210,7 @@ function stream(res, message) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   /** @param {string} type @param {unknown} data */
   const event = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
-  event('message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } });
+  event('message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { input_tokens: message.usage.input_tokens, output_tokens: 1 } } });
   message.content.forEach((/** @type {any} */ block, /** @type {number} */ index) => {
     if (block.type === 'text') {
       event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
@@ -252,6 +254,13 @@ function classifiedAction(/** @type {string} */ text) {
 }
 
 /** The text a count_tokens request counts: every string or text block of its messages. */
+/** The text of a whole request, as a usage count sees it: system, messages, and the tool calls' inputs. */
+function requestText(/** @type {any} */ body) {
+  const calls = (body.messages ?? []).flatMap((/** @type {any} */ m) => (Array.isArray(m.content) ? m.content : []))
+    .filter((/** @type {any} */ b) => b?.type === 'tool_use').map((/** @type {any} */ b) => JSON.stringify(b.input));
+  return blockText(body.system) + messageText(body.messages ?? []) + calls.join('');
+}
+
 function messageText(/** @type {any[]} */ messages) {
   return messages.map((m) => blockText(m.content)).join('');
 }
