@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   emptyState, learnedFor, MAX_FILES, MAX_PLANS, normalizeState, PLAN_MAX_AGE_MS, readingContinued, withLearned,
-  withoutPlan, withoutReading, withPlan, withReading, type Plan, type Reading,
+  seenOf, withoutPlan, withoutReading, withPlan, withReading, withSeen, type Plan, type Reading,
 } from '../../src/state/session';
 
 const plan = (at: number): Plan => ({ file: '/f', size: 1, mtimeMs: 2, askedFirst: 1, askedLines: 3000, sentFirst: 1, sentLines: 900, estimate: 24000, cap: 25000, at });
@@ -59,5 +59,20 @@ describe('session state', () => {
     expect(readingContinued(withoutReading(s, '/f'), '/f', 10, 5, 1100, 950)).toBeUndefined();
     expect(normalizeState(JSON.parse(JSON.stringify(s))).readings).toEqual({ '/f': r });
     expect(normalizeState({ readings: { '/f': { ...r, whole: 'yes' }, '/g': { ...r, nextLines: null } } }).readings).toEqual({});
+  });
+});
+
+describe('the last window kept for learning from the usage', () => {
+  it('is found only for the unchanged file, is replaced and removed, and survives a round trip; damaged entries go', () => {
+    const w = { size: 10, mtimeMs: 5, id: 'toolu_1', first: 1, lines: 300, at: 1000 };
+    let s = withSeen(emptyState(), '/f', w);
+    expect(seenOf(s, '/f', 10, 5)).toEqual(w);
+    expect(seenOf(s, '/f', 11, 5)).toBeUndefined();
+    s = withSeen(s, '/f', { ...w, id: 'toolu_2', at: 2000 });
+    expect(seenOf(s, '/f', 10, 5)?.id).toBe('toolu_2');
+    expect(normalizeState(JSON.parse(JSON.stringify(s))).seen).toEqual(s.seen);
+    expect(seenOf(withSeen(s, '/f', undefined), '/f', 10, 5)).toBeUndefined();
+    const damaged = normalizeState({ seen: { '/a': { ...w, id: 7 }, '/b': { ...w, lines: 'x' }, '/c': w } });
+    expect(Object.keys(damaged.seen ?? {})).toEqual(['/c']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findBannerCount, findToolInput, findToolUse, siblingReads } from '../../src/hooks/transcript';
+import { findBannerCount, findResultTokens, findToolInput, findToolUse, siblingReads } from '../../src/hooks/transcript';
 
 const line = (id: string, input: object) => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', id, name: 'Read', input }] } });
 
@@ -64,5 +64,59 @@ describe('findToolUse reads only the assistant\'s tool_use records', () => {
     expect(siblingReads(jsonl, 'toolu_A')).toEqual([{ file_path: '/f', offset: 301, limit: 300 }]);
     expect(siblingReads(jsonl, 'toolu_D')).toEqual([]);
     expect(siblingReads(jsonl, 'toolu_X')).toEqual([]);
+  });
+});
+
+describe('findResultTokens: what a tool result added to the model\'s next request, by the usage the engine records', () => {
+  const assistant = (id: string, calls: string[], usage: object, extra: object = {}) =>
+    JSON.stringify({
+      type: 'assistant',
+      message: { id, model: 'm', content: calls.map((c) => ({ type: 'tool_use', id: c, name: 'Read', input: {} })), usage, ...extra },
+    });
+  const result = (...ids: string[]) =>
+    JSON.stringify({ type: 'user', message: { content: ids.map((id) => ({ type: 'tool_result', tool_use_id: id, content: '1\tx' })) } });
+  const usage = (input: number, output = 50, more: object = {}) => ({ input_tokens: input, output_tokens: output, ...more });
+
+  it('the next request\'s whole input less the calling one\'s and less what that reply wrote back', () => {
+    const jsonl = [
+      assistant('msg_1', ['toolu_A'], usage(20_000, 50)),
+      result('toolu_A'),
+      JSON.stringify({ type: 'attachment', attachment: { type: 'hook_additional_context', content: ['note'] } }),
+      assistant('msg_2', ['toolu_B'], usage(100, 40, { cache_read_input_tokens: 25_000, cache_creation_input_tokens: 7_000 })),
+    ].join('\n');
+    expect(findResultTokens(jsonl, 'toolu_A')).toBe(100 + 25_000 + 7_000 - 20_000 - 50);
+  });
+
+  it('thinking the reply wrote is not subtracted: it may not be sent again, so the result is never undercounted', () => {
+    const jsonl = [
+      assistant('msg_1', ['toolu_A'], usage(20_000, 1_050, { output_tokens_details: { thinking_tokens: 1_000 } })),
+      result('toolu_A'),
+      assistant('msg_2', ['toolu_B'], usage(30_000)),
+    ].join('\n');
+    expect(findResultTokens(jsonl, 'toolu_A')).toBe(10_000 - 50);
+  });
+
+  it('nothing when the result cannot be told apart or the conversation shrank in between', () => {
+    const parallel = [
+      assistant('msg_1', ['toolu_A'], usage(20_000)),
+      assistant('msg_1', ['toolu_C'], usage(20_000)),
+      result('toolu_A'),
+      result('toolu_C'),
+      assistant('msg_2', ['toolu_B'], usage(40_000)),
+    ].join('\n');
+    const cleared = [
+      assistant('msg_1', ['toolu_A'], usage(20_000)),
+      result('toolu_A'),
+      assistant('msg_2', ['toolu_B'], usage(24_000), { context_management: { applied_edits: [{ type: 'clear_tool_uses_20250919' }] } }),
+    ].join('\n');
+    const compacted = [
+      assistant('msg_1', ['toolu_A'], usage(20_000)),
+      result('toolu_A'),
+      JSON.stringify({ type: 'system', subtype: 'compact_boundary' }),
+      assistant('msg_2', ['toolu_B'], usage(9_000)),
+    ].join('\n');
+    const notYet = [assistant('msg_1', ['toolu_A'], usage(20_000)), result('toolu_A')].join('\n');
+    const noUsage = [assistant('msg_1', ['toolu_A'], {}), result('toolu_A'), assistant('msg_2', ['toolu_B'], usage(9))].join('\n');
+    for (const jsonl of [parallel, cleared, compacted, notYet, noUsage]) expect(findResultTokens(jsonl, 'toolu_A')).toBeUndefined();
   });
 });
