@@ -76,7 +76,8 @@ describe('findResultTokens: what a tool result added to the model\'s next reques
   const result = (...ids: string[]) => JSON.stringify({
     type: 'user', message: { content: ids.map((id) => ({ type: 'tool_result', tool_use_id: id, content: '1\tx' })) },
   });
-  const usage = (input: number, output = 50, more: object = {}) => ({ input_tokens: input, output_tokens: output, ...more });
+  const usage = (input: number, output = 50, more: object = {}) =>
+    ({ input_tokens: input, output_tokens: output, ...more });
 
   it('the next request\'s whole input less the calling one\'s and less what that reply wrote back', () => {
     const jsonl = [
