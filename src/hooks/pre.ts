@@ -1,7 +1,6 @@
 // PreToolUse on Read: lower `limit` to the largest prefix of the window that the engine will not refuse.
 import type { Stats } from 'node:fs';
 import { neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES } from '../estimate/cap.js';
-import { withFile } from '../state/memory.js';
 import {
   learnedFor,
   readingContinued,
@@ -144,7 +143,8 @@ function learnFromBanner(event: PreToolUse, path: string, reading: Reading, ctx:
 
 /** The density of a file whose last window came back whole and whose density no count has taught: from the tokens
  * the model's next request added for that window (the transcript's usage), learned for this session and later
- * ones (not as a model's count: it holds more than the window's text). Tried once per window. */
+ * ones, and kept as the model's count of that text (a little over it, so a model's prior only leans denser). Tried
+ * once per window. */
 function learnFromUsage(
   event: PreToolUse,
   path: string,
@@ -155,14 +155,15 @@ function learnFromUsage(
 ): Learned | undefined {
   const seen = seenOf(state, path, size, mtimeMs);
   if (!seen || seen.id === event.tool_use_id || learnedFor(state, path, size, mtimeMs)) return undefined;
-  const tokens = resultTokens(event.transcript_path, seen.id);
-  const ratio = tokens === undefined ? undefined : usageRatio(path, seen, tokens, ctx.deadline);
-  const learned: Learned | undefined = ratio === undefined ? undefined : { size, mtimeMs, ratio, at: ctx.now };
+  const result = resultTokens(event.transcript_path, seen.id);
+  const usage = result && usageRatio(path, seen, result.tokens, ctx.deadline);
+  const learned: Learned | undefined = usage && { size, mtimeMs, ratio: usage.ratio, at: ctx.now };
   ctx.store.update(event.session_id, (s) => {
     const without = withSeen(s, path, undefined);
-    return learned ? withLearned(without, path, learned) : without;
+    return learned ? withModel(withLearned(without, path, learned), result?.model) : without;
   });
-  if (learned) ctx.store.updateMemory((m) => withFile(m, path, learned));
+  if (learned && usage)
+    remember(ctx, path, learned, result?.model, { point: usage.groups, tokens: usage.tokens, at: ctx.now });
   return learned;
 }
 

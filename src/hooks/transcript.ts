@@ -159,7 +159,7 @@ function recordAt(jsonl: string, at: number): unknown {
  * result as the model saw it, plus whatever else joined it (reminders, hook notes): never less than the result.
  * Undefined unless the call was its message's only one, its result the next message's only one, and nothing
  * between them shrank the conversation (a compaction, or the API clearing old results). Pure. */
-export function findResultTokens(jsonl: string, toolUseId: string): number | undefined {
+export function findResultTokens(jsonl: string, toolUseId: string): ResultTokens | undefined {
   const call = findToolUse(jsonl, toolUseId);
   if (call?.messageId === undefined) return undefined;
   const messageNeedle = `"id":${JSON.stringify(call.messageId)}`;
@@ -175,7 +175,9 @@ export function findResultTokens(jsonl: string, toolUseId: string): number | und
     from = Math.max(from, jsonl.indexOf('\n', at));
   }
   if (calls !== 1 || !before || from < 0) return undefined;
+  let read = from;
   for (const line of jsonl.slice(from + 1).split('\n')) {
+    read += line.length + 1;
     let record: unknown;
     try {
       record = JSON.parse(line);
@@ -192,18 +194,28 @@ export function findResultTokens(jsonl: string, toolUseId: string): number | und
     }
     const message = assistantMessage(record);
     if (!message || message.id === call.messageId) continue;
+    // Old results cut by the engine or cleared by the API in between: the request shrank, whatever the records say.
+    if (SHRINKS.some((mark) => jsonl.slice(from, read).includes(mark))) return undefined;
     const edits = isRecord(message.context_management) ? message.context_management.applied_edits : undefined;
     if (Array.isArray(edits) && edits.length > 0) return undefined;
     const after = usageOf(message.usage);
     if (!after) return undefined;
     const added = after.input - before.input - before.written;
-    return added > 0 ? added : undefined;
+    return added > 0 ? { tokens: added, model: call.model } : undefined;
   }
   return undefined;
 }
 
+export interface ResultTokens {
+  tokens: number;
+  /** The model that made the call: whose tokens these are. */
+  model: string | undefined;
+}
+
+const SHRINKS = ['"tool_results_cut"', 'clear_tool_uses', 'compact_boundary'];
+
 /** The result tokens of a tool call, read from the session transcript. */
-export function resultTokens(transcriptPath: unknown, toolUseId: string): number | undefined {
+export function resultTokens(transcriptPath: unknown, toolUseId: string): ResultTokens | undefined {
   if (typeof transcriptPath !== 'string') return undefined;
   const tail = readTailBytes(transcriptPath, TAIL_BYTES);
   return tail ? findResultTokens(tail.toString('utf8'), toolUseId) : undefined;

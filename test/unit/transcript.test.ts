@@ -86,7 +86,7 @@ describe('findResultTokens: what a tool result added to the model\'s next reques
       JSON.stringify({ type: 'attachment', attachment: { type: 'hook_additional_context', content: ['note'] } }),
       assistant('msg_2', ['toolu_B'], usage(100, 40, { cache_read_input_tokens: 25_000, cache_creation_input_tokens: 7_000 })),
     ].join('\n');
-    expect(findResultTokens(jsonl, 'toolu_A')).toBe(100 + 25_000 + 7_000 - 20_000 - 50);
+    expect(findResultTokens(jsonl, 'toolu_A')).toEqual({ tokens: 100 + 25_000 + 7_000 - 20_000 - 50, model: 'm' });
   });
 
   it('thinking the reply wrote is not subtracted: it may not be sent again, so the result is never undercounted', () => {
@@ -95,7 +95,7 @@ describe('findResultTokens: what a tool result added to the model\'s next reques
       result('toolu_A'),
       assistant('msg_2', ['toolu_B'], usage(30_000)),
     ].join('\n');
-    expect(findResultTokens(jsonl, 'toolu_A')).toBe(10_000 - 50);
+    expect(findResultTokens(jsonl, 'toolu_A')?.tokens).toBe(10_000 - 50);
   });
 
   it('nothing when the result cannot be told apart or the conversation shrank in between', () => {
@@ -117,8 +117,20 @@ describe('findResultTokens: what a tool result added to the model\'s next reques
       JSON.stringify({ type: 'system', subtype: 'compact_boundary' }),
       assistant('msg_2', ['toolu_B'], usage(9_000)),
     ].join('\n');
+    const cut = [
+      assistant('msg_1', ['toolu_A'], usage(20_000)),
+      result('toolu_A'),
+      JSON.stringify({ type: 'attachment', attachment: { type: 'tool_results_cut', callIds: ['toolu_0'] } }),
+      assistant('msg_2', ['toolu_B'], usage(22_000)),
+    ].join('\n');
+    const asked = [
+      assistant('msg_1', ['toolu_A'], usage(20_000)),
+      result('toolu_A'),
+      JSON.stringify({ type: 'api-request', params: { context_management: { edits: [{ type: 'clear_tool_uses_20250919' }] } } }),
+      assistant('msg_2', ['toolu_B'], usage(22_000)),
+    ].join('\n');
     const notYet = [assistant('msg_1', ['toolu_A'], usage(20_000)), result('toolu_A')].join('\n');
     const noUsage = [assistant('msg_1', ['toolu_A'], {}), result('toolu_A'), assistant('msg_2', ['toolu_B'], usage(9))].join('\n');
-    for (const jsonl of [parallel, cleared, compacted, notYet, noUsage]) expect(findResultTokens(jsonl, 'toolu_A')).toBeUndefined();
+    for (const jsonl of [parallel, cleared, compacted, cut, asked, notYet, noUsage]) expect(findResultTokens(jsonl, 'toolu_A')).toBeUndefined();
   });
 });
