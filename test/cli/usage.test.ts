@@ -1,6 +1,6 @@
 // Learning a file's density from the usage the transcript records, through the built binary: the engine writes each
 // assistant message with the API's usage (the request's whole input), so what a window's result added to the next
-// request is the model's own count of it, or a little more (docs/ENGINE.md 7.13). The next hook learns it: the
+// request is the model's own count of it, or a little more (docs/ENGINE.md 9.7). The next hook learns it: the
 // window after is sized by it, and a named continuation it no longer fits is clamped before the engine refuses it.
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
