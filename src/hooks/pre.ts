@@ -1,6 +1,7 @@
 // PreToolUse on Read: lower `limit` to the largest prefix of the window that the engine will not refuse.
 import type { Stats } from 'node:fs';
 import { neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES } from '../estimate/cap.js';
+import { withFile } from '../state/memory.js';
 import {
   learnedFor,
   readingContinued,
@@ -143,8 +144,7 @@ function learnFromBanner(event: PreToolUse, path: string, reading: Reading, ctx:
 
 /** The density of a file whose last window came back whole and whose density no count has taught: from the tokens
  * the model's next request added for that window (the transcript's usage), learned for this session and later
- * ones, and kept as the model's count of that text (a little over it, so a model's prior only leans denser). Tried
- * once per window. */
+ * ones. Tried once per window. */
 function learnFromUsage(
   event: PreToolUse,
   path: string,
@@ -162,8 +162,10 @@ function learnFromUsage(
     const without = withSeen(s, path, undefined);
     return learned ? withModel(withLearned(without, path, learned), result?.model) : without;
   });
-  if (learned && usage)
-    remember(ctx, path, learned, result?.model, { point: usage.groups, tokens: usage.tokens, at: ctx.now });
+  // Kept for the file, not as the model's count: it runs over the text's own by the notes and line numbers that
+  // joined it, and a model's prior raised by that much calls more long lines unreadable (rounds benchmark: more
+  // refusals and calls under the old Claude tokenizer).
+  if (learned) ctx.store.updateMemory((m) => withFile(m, path, learned));
   return learned;
 }
 
