@@ -154,7 +154,7 @@ describe('reads without a limit', () => {
     const windowed = { ...env, READ_CEILING_PAGER_WHOLE_READS: 'window' };
     const r = runHook('pre', preEvent('sess-window', 'toolu_whole2', { file_path: join(dir, 'big.txt') }), windowed);
     const ran = r.json.hookSpecificOutput.updatedInput;
-    expect(ran).toEqual({ file_path: join(dir, 'big.txt'), limit: ran.limit });
+    expect(ran).toEqual({ file_path: hookPath(join(dir, 'big.txt')), limit: ran.limit });
     const post = runHook('post', postEvent('sess-window', 'toolu_whole2', ran, engineRead(ran.file_path, undefined, ran.limit)), windowed);
     expect(post.json.hookSpecificOutput.additionalContext).toContain('would return a partial page, which does not count as reading the file for Edit');
   });
@@ -176,7 +176,7 @@ describe('reads without a limit', () => {
 
   it('a read past the end of a file over 256 KiB with no limit gets a limit, so the engine answers with its line count', () => {
     const r = runHook('pre', preEvent(session, 'toolu_past', { file_path: join(dir, 'huge.txt'), offset: 6000 }), env);
-    expect(r.json.hookSpecificOutput.updatedInput).toEqual({ file_path: join(dir, 'huge.txt'), offset: 6000, limit: 1 });
+    expect(r.json.hookSpecificOutput.updatedInput).toEqual({ file_path: hookPath(join(dir, 'huge.txt')), offset: 6000, limit: 1 });
     expect(runHook('pre', preEvent(session, 'toolu_past2', { file_path: join(dir, 'big.txt'), offset: 6000 }), env).stdout).toBe('');
   });
 
