@@ -7,9 +7,11 @@ import { readFileSync } from 'node:fs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-// Two bundles: every hook run pays to load cli.cjs (each KB of it costs start-up time, used or not), so the
-// opt-in gates' code lives in gates.cjs, which cli.cjs loads only when a gate is switched on.
-for (const [entry, out] of [['src/cli.ts', 'dist/cli.cjs'], ['src/gates/run.ts', 'dist/gates.cjs']]) await build({
+// Three bundles: every hook run pays to load cli.cjs (each KB of it costs start-up time, used or not), so it holds
+// only what answers the commonest Read (a small file); the rest of the pager and the commands are main.cjs, and
+// the opt-in gates' code gates.cjs, each loaded by cli.cjs only when needed.
+const BUNDLES = [['src/cli.ts', 'dist/cli.cjs'], ['src/main.ts', 'dist/main.cjs'], ['src/gates/run.ts', 'dist/gates.cjs']];
+for (const [entry, out] of BUNDLES) await build({
   entryPoints: [join(root, entry)],
   outfile: join(root, out),
   bundle: true,

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BUNDLES = ['dist/cli.cjs', 'dist/gates.cjs']; // the hooks and commands; the opt-in gates
+const BUNDLES = ['dist/cli.cjs', 'dist/main.cjs', 'dist/gates.cjs']; // small Reads; the rest; the opt-in gates
 const INPUTS = ['src', 'scripts', 'package.json', 'tsconfig.json']; // esbuild reads tsconfig (strict: "use strict")
 const REV = process.argv[2] ?? 'HEAD'; // another commit to check, e.g. in a bisect
 

@@ -1,8 +1,16 @@
-// Entry point. The hooks run on every Read, so they skip the command-line parser entirely; every other
-// command loads commander on demand (esbuild keeps a required module unevaluated until it is required).
+// Entry point, and the whole of the small bundle every Read pays to load (dist/cli.cjs): a hook reads its input here,
+// and a Read of a file too small for any window of it to be refused is answered (with silence) after one stat. The
+// rest of the pager, the commands and commander are dist/main.cjs, loaded only when needed; the opt-in gates are
+// dist/gates.cjs, loaded only when a gate is on.
 import { fstatSync } from 'node:fs';
-import { runHook } from './hooks/io.js';
 import { isHookName, type HookName } from './hooks/output.js';
+import { tooSmallToMatter } from './hooks/small.js';
+import { readStdin, SCAN_DEADLINE_MS } from './hooks/stdin.js';
+import { tracePath } from './hooks/trace.js';
+
+type Main = typeof import('./main.js');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadMain = (): Main => require(`${__dirname}/main.cjs`) as Main;
 
 /** A person typed the command at a terminal: explain rather than wait. Anything else on stdin (a pipe, a
  * socket, a file, a device, or a descriptor fstat cannot read, as Windows gives for some redirections) is a
@@ -22,12 +30,33 @@ function stdinIsTerminal(): boolean {
 const command = process.argv[2];
 const isHook = isHookName(command);
 if (isHook && process.argv.length === 3 && !process.env.READ_CEILING_PAGER_GATES && !stdinIsTerminal()) {
-  runHook(command);
+  runPlainHook(command);
 } else if (isHook && !stdinIsTerminal() && hookWithGates(command)) {
   // ran with the gates the command line or the environment named
 } else {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  (require('./commands/program.js') as typeof import('./commands/program.js')).main(process.argv);
+  loadMain().main(process.argv);
+}
+
+/** A hook with no gate on. `gate` then has nothing to do; `pre` of a small file, nothing to say (unless traced). */
+function runPlainHook(hook: HookName): void {
+  process.exitCode = 0;
+  if (hook === 'gate') return;
+  const started = Date.now();
+  const raw = readStdin(started + SCAN_DEADLINE_MS);
+  if (hook === 'pre' && raw !== undefined && !tracePath(process.env) && smallRead(raw)) return;
+  try {
+    loadMain().runHook(hook, undefined, { raw, started });
+  } catch {
+    // fail open: the Read runs as asked
+  }
+}
+
+function smallRead(raw: string): boolean {
+  try {
+    return tooSmallToMatter(JSON.parse(raw), process.env);
+  } catch {
+    return false;
+  }
 }
 
 /** A hook with `--gates a,b` or READ_CEILING_PAGER_GATES: the gates' code is a bundle of its own
@@ -39,11 +68,11 @@ function hookWithGates(hook: HookName): boolean {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     run = require(`${__dirname}/gates.cjs`) as typeof import('./gates/run.js');
   } catch {
-    runHook(hook); // fail open: no gates rather than no pager
+    loadMain().runHook(hook); // fail open: no gates rather than no pager
     return true;
   }
   const on = run.hookGates(process.argv.slice(3), process.env);
   if (!on) return false;
-  runHook(hook, on.size > 0 ? { on, run } : undefined);
+  loadMain().runHook(hook, on.size > 0 ? { on, run } : undefined);
   return true;
 }

@@ -1,21 +1,20 @@
 // The only module that knows the hook wire format: stdin JSON in, at most one JSON object out, exit 0.
 // Everything that goes wrong in here fails open: no output, and the Read runs as the model asked.
-import { readSync, writeSync } from 'node:fs';
+import { writeSync } from 'node:fs';
 import type { Gate } from '../gates/names.js';
 import { StateStore, stateDir } from '../state/store.js';
 import type { HookContext } from './context.js';
 import { PostEvent, PreToolUse } from './input.js';
 import { silentResult, toWire, type HookAnswer, type HookName, type HookResult, type Respond } from './output.js';
 import { handlePost } from './post.js';
-import { handlePre, tooSmallToMatter } from './pre.js';
+import { handlePre } from './pre.js';
+import { tooSmallToMatter } from './small.js';
+import { pause, readStdin, SCAN_DEADLINE_MS } from './stdin.js';
 import { appendTrace, traceLine, tracePath } from './trace.js';
 
-/** Past this the hook stops reading the file and passes the Read through. Generous on purpose: on a busy
- * machine dozens of parallel hooks share two cores, and the settings give each hook 10 s. */
-export const SCAN_DEADLINE_MS = 7_000;
 /** Waiting for the session lock gives up here; a hook that cannot record its plan explains its clamp itself. */
 export const LOCK_DEADLINE_MS = 8_500;
-const MAX_STDIN_BYTES = 16 * 1024 * 1024;
+export { SCAN_DEADLINE_MS };
 
 /** The gates switched on, and their code (dist/gates.cjs, loaded by cli.ts only when one is on). */
 export interface Gates {
@@ -27,12 +26,14 @@ export interface Gates {
   };
 }
 
-export function runHook(name: HookName, gates?: Gates): void {
-  const started = Date.now();
+/** One hook run: its input read here, or already read by cli.ts (`input`), which answers the commonest Read, of a
+ * small file, without loading this bundle. */
+export function runHook(name: HookName, gates?: Gates, input?: { raw: string | undefined; started: number }): void {
+  const started = input?.started ?? Date.now();
   process.exitCode = 0;
   // No gate on: `gate` has nothing to do, not even reading its input.
   if (name === 'gate' && !gates?.on.size) return;
-  const raw = readStdin(started + SCAN_DEADLINE_MS);
+  const raw = input ? input.raw : readStdin(started + SCAN_DEADLINE_MS);
   const ctx = contextFor(started);
   const trace = tracePath(process.env);
   let unsaved = 0;
@@ -144,51 +145,4 @@ export function contextFor(started: number, env: NodeJS.ProcessEnv = process.env
     deadline: started + SCAN_DEADLINE_MS,
     store: new StateStore(stateDir(env), started + LOCK_DEADLINE_MS),
   };
-}
-
-/** All of stdin, or undefined when it is too large to be a hook input or cannot be read.
- * Read synchronously: the stream API would load the network stack on every Read. A JSON object is
- * self-delimiting, so a writer that sends a whole input and never closes stdin still gets its answer; one that
- * sends nothing and never closes is ended by the engine's hook timeout, and the Read runs as asked. */
-function readStdin(deadline: number): string | undefined {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  const buf = Buffer.allocUnsafe(256 * 1024);
-  for (;;) {
-    let n: number;
-    try {
-      n = readSync(0, buf, 0, buf.length, null);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN' && Date.now() < deadline) { pause(); continue; }
-      if (code === 'EOF') break;
-      return undefined;
-    }
-    if (n === 0) break;
-    total += n;
-    if (total > MAX_STDIN_BYTES) return undefined;
-    chunks.push(Buffer.from(buf.subarray(0, n)));
-    if (endsWithBrace(buf, n) && isWholeJson(chunks)) break;
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function endsWithBrace(buf: Buffer, n: number): boolean {
-  let i = n - 1;
-  while (i >= 0 && (buf[i] === 0x0a || buf[i] === 0x0d || buf[i] === 0x20 || buf[i] === 0x09)) i--;
-  return i >= 0 && buf[i] === 0x7d;
-}
-
-function isWholeJson(chunks: Buffer[]): boolean {
-  try {
-    JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-function pause(): void {
-  Atomics.wait(sleeper, 0, 0, 2);
 }

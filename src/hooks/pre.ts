@@ -17,7 +17,8 @@ import {
   type Reading,
   type SessionState,
 } from '../state/session.js';
-import { regularFile, type HookContext } from './context.js';
+import type { HookContext } from './context.js';
+import { fileAtRisk } from './small.js';
 import type { PreToolUse, ReadInput } from './input.js';
 import {
   budgetFor,
@@ -65,9 +66,6 @@ export type WindowPlan =
       chars: number;
       updatedInput: Record<string, unknown>;
     };
-
-/** The smallest cap sessions are known to run at (a server flag); below this size no window is at risk. */
-const SMALLEST_KNOWN_CAP = 10_000;
 
 /** Why `pre` left a Read alone, for the trace: a plan's reason, or a window a note of ours named. */
 export type PreSilence = PassReason | 'named-continuation';
@@ -167,27 +165,6 @@ function learnFromUsage(
   // refusals and calls under the old Claude tokenizer).
   if (learned) ctx.store.updateMemory((m) => withFile(m, path, learned));
   return learned;
-}
-
-/** The regular file a Read names, unless it is too small for any window of it to be counted: every UTF-16
- * unit takes at least one byte, so a file no larger than the never-counted floor at the smallest cap sessions
- * run at is never refused on tokens (and a read with no limit of it is under 256 KiB too). */
-function fileAtRisk(filePath: string, cwd: unknown, env: NodeJS.ProcessEnv): { path: string; stat: Stats } | undefined {
-  const file = regularFile(filePath, cwd);
-  if (!file) return undefined;
-  const floor = neverCountedChars(Math.min(resolveCap(env).cap, SMALLEST_KNOWN_CAP), file.path);
-  return file.stat.size > floor ? file : undefined;
-}
-
-/** The cheapest answer first, from the raw hook input before any schema is loaded: true when `pre` would
- * certainly say nothing because the file is not one a window of could be refused. */
-export function tooSmallToMatter(json: unknown, env: NodeJS.ProcessEnv): boolean {
-  const event = json as { cwd?: unknown; tool_input?: { file_path?: unknown } } | null;
-  const filePath =
-    typeof event === 'object' && event !== null && typeof event.tool_input === 'object' && event.tool_input !== null
-      ? event.tool_input.file_path
-      : undefined;
-  return typeof filePath === 'string' && !fileAtRisk(filePath, event!.cwd, env);
 }
 
 /** What becomes of a Read with no limit of a file under 256 KiB that is over the cap. `engine` (the default): the

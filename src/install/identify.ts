@@ -1,15 +1,18 @@
 // Is a bundle on disk the pager's? The one running now is; any other is judged by the package.json beside it,
 // so a copy installed from a clone in a folder of any name is still recognised (and never someone else's).
 import { readFileSync, realpathSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
-/** The bundle this process runs from, as an absolute path with links resolved. */
+/** The bundle this installation's hooks run, as an absolute path with links resolved: dist/cli.cjs, the entry
+ * beside the bundle this code runs in (dist/main.cjs, which cli.cjs loads). */
 export function bundlePath(): string {
+  let here: string;
   try {
-    return realpathSync(__filename);
+    here = realpathSync(__filename);
   } catch {
-    return resolve(__filename);
+    here = resolve(__filename);
   }
+  return basename(here) === 'main.cjs' ? join(dirname(here), 'cli.cjs') : here;
 }
 
 export function isPagerBundle(path: string): boolean {

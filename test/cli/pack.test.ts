@@ -44,6 +44,7 @@ describe('npm pack', () => {
       'bin/read-ceiling-pager.js',
       'dist/cli.cjs',
       'dist/gates.cjs',
+      'dist/main.cjs',
       'hooks/hooks.json',
       'package.json',
       'settings.example.json',

@@ -21,7 +21,7 @@ beforeAll(() => {
   pluginRoot = join(dir, "Jo Doe's plugins", 'read-ceiling-pager');
   mkdirSync(join(pluginRoot, 'dist'), { recursive: true });
   mkdirSync(join(pluginRoot, 'bin'));
-  for (const f of ['cli.cjs', 'gates.cjs']) copyFileSync(join(ROOT, 'dist', f), join(pluginRoot, 'dist', f));
+  for (const f of ['cli.cjs', 'main.cjs', 'gates.cjs']) copyFileSync(join(ROOT, 'dist', f), join(pluginRoot, 'dist', f));
   copyFileSync(join(ROOT, 'bin', 'read-ceiling-pager.js'), join(pluginRoot, 'bin', 'read-ceiling-pager.js'));
   writeFileSync(join(dir, 'big.txt'), prose(3000));
   event = JSON.stringify(hookInput(preEvent('sess-shells', 'toolu_sh', { file_path: join(dir, 'big.txt'), limit: 3000 })));

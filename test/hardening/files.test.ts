@@ -142,8 +142,10 @@ describe('hostile files', () => {
     const runEnv = { PATH: process.env.PATH, HOME: home, READ_CEILING_PAGER_STATE_DIR: join(home, 'state') };
     // The checkout itself may sit in a directory that user cannot enter (a 0700 temp dir): run a copy of the bundle.
     const bin = join(dir, 'cli.cjs');
-    copyFileSync(join(ROOT, 'dist', 'cli.cjs'), bin);
-    chmodSync(bin, 0o644);
+    for (const f of ['cli.cjs', 'main.cjs']) {
+      copyFileSync(join(ROOT, 'dist', f), join(dir, f));
+      chmodSync(join(dir, f), 0o644);
+    }
     const as = { uid: nobody, gid: nobody, bin };
     const p = await spawnHook('pre', JSON.stringify(pre('nobody', 'u1', { file_path: secret, offset: 1, limit: 3000 })), runEnv, as);
     cases++;

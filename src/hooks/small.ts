@@ -1,0 +1,34 @@
+// The commonest Read of all, of a file too small for any window of it to be refused, answered from the raw input
+// with one stat: in the small bundle (dist/cli.cjs), before the rest of the pager is loaded.
+import type { Stats } from 'node:fs';
+import { neverCountedChars, resolveCap } from '../estimate/cap.js';
+import { regularFile } from './context.js';
+
+/** The smallest cap sessions are known to run at (a server flag); below this size no window is at risk. */
+const SMALLEST_KNOWN_CAP = 10_000;
+
+/** The regular file a Read names, unless it is too small for any window of it to be counted: every UTF-16
+ * unit takes at least one byte, so a file no larger than the never-counted floor at the smallest cap sessions
+ * run at is never refused on tokens (and a read with no limit of it is under 256 KiB too). */
+export function fileAtRisk(
+  filePath: string,
+  cwd: unknown,
+  env: NodeJS.ProcessEnv,
+): { path: string; stat: Stats } | undefined {
+  const file = regularFile(filePath, cwd);
+  if (!file) return undefined;
+  const floor = neverCountedChars(Math.min(resolveCap(env).cap, SMALLEST_KNOWN_CAP), file.path);
+  return file.stat.size > floor ? file : undefined;
+}
+
+/** The cheapest answer first, from the raw hook input before any schema is loaded: true when `pre` would
+ * certainly say nothing because the file is not one a window of could be refused. */
+export function tooSmallToMatter(json: unknown, env: NodeJS.ProcessEnv): boolean {
+  const event = json as { cwd?: unknown; tool_input?: { file_path?: unknown } } | null;
+  const filePath =
+    typeof event === 'object' && event !== null && typeof event.tool_input === 'object' && event.tool_input !== null
+      ? event.tool_input.file_path
+      : undefined;
+  return typeof filePath === 'string' && !fileAtRisk(filePath, event!.cwd, env);
+}
+
