@@ -35,6 +35,7 @@ import { refusalNote, shortWindowNote, type NextWindow, type RefusalAdvice, type
 import { parseRefusal } from './refusal.js';
 import { askedLines, classifyRead, firstLine } from './request.js';
 import { modelCall, modelInput, readsBeside } from './transcript.js';
+import { learnFromUsage } from './usage.js';
 
 /** Why `post` says nothing, for the trace. */
 export type NoNoteReason =
@@ -87,7 +88,13 @@ function afterSuccess(
   if (!plan && !out.truncatedByTokenCap && input.limit === undefined) return silent('whole-file-read');
   const file = regularFile(input.file_path, event.cwd);
   const returnedFirst = Math.max(1, out.startLine); // offset 0 labels line 1 as 0
-  if (file && input.limit !== undefined) keepSeen(event, file, returnedFirst, state, ctx);
+  if (file && input.limit !== undefined) {
+    // The window before this one, if `pre` could not learn from it yet (its reply's record came late): now, and
+    // this note's continuation is sized by it.
+    const learned = learnFromUsage(event, file.path, file.stat.size, file.stat.mtimeMs, state, ctx);
+    if (learned) state = withLearned(state, file.path, learned);
+    keepSeen(event, file, returnedFirst, state, ctx);
+  }
   const returnedLast = returnedFirst + out.numLines - 1;
   // The engine counts the empty line after a final newline; nobody needs a window for it.
   const lastLine = file && endsWithNewline(file.path, file.stat.size) ? out.totalLines - 1 : out.totalLines;

@@ -1,21 +1,16 @@
 // PreToolUse on Read: lower `limit` to the largest prefix of the window that the engine will not refuse.
 import type { Stats } from 'node:fs';
 import { neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES } from '../estimate/cap.js';
-import { withFile } from '../state/memory.js';
 import {
-  learnedFor,
   readingContinued,
   readingOf,
-  seenOf,
   withLearned,
   withModel,
   withPlan,
   withReading,
-  withSeen,
   type Learned,
   type Plan,
   type Reading,
-  type SessionState,
 } from '../state/session.js';
 import type { HookContext } from './context.js';
 import { fileAtRisk } from './small.js';
@@ -29,12 +24,12 @@ import {
   remember,
   sizingFor,
   sizingFrom,
-  usageRatio,
   type Sizing,
 } from './measure.js';
 import { clampedNote } from './note.js';
 import { askedLines, classifyRead, clampedInput, firstLine } from './request.js';
-import { bannerCount, resultTokens } from './transcript.js';
+import { bannerCount } from './transcript.js';
+import { learnFromUsage } from './usage.js';
 
 export interface PreDecision {
   updatedInput: Record<string, unknown>;
@@ -140,32 +135,6 @@ function learnFromBanner(event: PreToolUse, path: string, reading: Reading, ctx:
   return learned;
 }
 
-/** The density of a file whose last window came back whole and whose density no count has taught: from the tokens
- * the model's next request added for that window (the transcript's usage), learned for this session and later
- * ones. Tried once per window. */
-function learnFromUsage(
-  event: PreToolUse,
-  path: string,
-  size: number,
-  mtimeMs: number,
-  state: SessionState,
-  ctx: HookContext,
-): Learned | undefined {
-  const seen = seenOf(state, path, size, mtimeMs);
-  if (!seen || seen.id === event.tool_use_id || learnedFor(state, path, size, mtimeMs)) return undefined;
-  const result = resultTokens(event.transcript_path, seen.id);
-  const usage = result && usageRatio(path, seen, result.tokens, ctx.deadline);
-  const learned: Learned | undefined = usage && { size, mtimeMs, ratio: usage.ratio, at: ctx.now };
-  ctx.store.update(event.session_id, (s) => {
-    const without = withSeen(s, path, undefined);
-    return learned ? withModel(withLearned(without, path, learned), result?.model) : without;
-  });
-  // Kept for the file, not as the model's count: it runs over the text's own by the notes and line numbers that
-  // joined it, and a model's prior raised by that much calls more long lines unreadable (rounds benchmark: more
-  // refusals and calls under the old Claude tokenizer).
-  if (learned) ctx.store.updateMemory((m) => withFile(m, path, learned));
-  return learned;
-}
 
 /** What becomes of a Read with no limit of a file under 256 KiB that is over the cap. `engine` (the default): the
  * engine's own partial page, whose banner holds the engine's count of the whole file, so every later window of the
