@@ -184,7 +184,8 @@ export function findResultTokens(jsonl: string, toolUseId: string): ResultTokens
     } catch {
       continue;
     }
-    if (!isRecord(record)) continue;
+    // A subagent's records (older engines wrote them here too) belong to another conversation.
+    if (!isRecord(record) || record.isSidechain === true) continue;
     if (record.type === 'system' && /compact/.test(String(record.subtype))) return undefined;
     if (record.type === 'user' && isRecord(record.message) && Array.isArray(record.message.content)) {
       const other = record.message.content.some(

@@ -89,6 +89,17 @@ describe('findResultTokens: what a tool result added to the model\'s next reques
     expect(findResultTokens(jsonl, 'toolu_A')).toEqual({ tokens: 100 + 25_000 + 7_000 - 20_000 - 50, model: 'm' });
   });
 
+  it('a subagent\'s records in between are another conversation: the next reply of this one counts', () => {
+    const sidechain = JSON.stringify({ type: 'assistant', isSidechain: true, message: { id: 'msg_s', content: [], usage: usage(900) } });
+    const jsonl = [
+      assistant('msg_1', ['toolu_A'], usage(20_000, 50)),
+      result('toolu_A'),
+      sidechain,
+      assistant('msg_2', ['toolu_B'], usage(26_000)),
+    ].join('\n');
+    expect(findResultTokens(jsonl, 'toolu_A')?.tokens).toBe(6_000 - 50);
+  });
+
   it('thinking the reply wrote is not subtracted: it may not be sent again, so the result is never undercounted', () => {
     const jsonl = [
       assistant('msg_1', ['toolu_A'], usage(20_000, 1_050, { output_tokens_details: { thinking_tokens: 1_000 } })),
