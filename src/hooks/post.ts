@@ -168,7 +168,7 @@ function afterSuccess(
 const SEEN_MIN_CHARS_PER_CAP_TOKEN = 0.5;
 
 /** Keeps this window, which came back whole, for the next hook of the file to learn its density from the usage
- * of the request that carries the result (pre.ts), while no count has taught it. */
+ * of the request that carries the result (usage.ts), while no count has taught it. */
 function keepSeen(event: PostToolUse, file: FileAtHand, first: number, state: SessionState, ctx: HookContext): void {
   const out = event.tool_response.file;
   const cap = resolveCap(ctx.env, state.cap).cap;
