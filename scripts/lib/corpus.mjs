@@ -5,7 +5,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { rng } from '../../test/e2e/harness/files.mjs';
 import { root } from './load-src.mjs';
+
+/** Seeded PRNG, so generated classes are the same on every run: the e2e harness's. */
+export { rng };
 
 const NM = join(root, 'node_modules');
 const MAX_FILE = 120_000;
@@ -29,18 +33,6 @@ const stripTags = (html) => html.replace(/<script[\s\S]*?<\/script>|<style[\s\S]
   .replace(/\n{3,}/g, '\n\n');
 const jsonValues = (p) => Object.values(JSON.parse(readFileSync(p, 'utf8'))).join('\n');
 const avgLine = (t) => t.length / Math.max(1, t.split('\n').length);
-
-/** Seeded PRNG, so generated classes are the same on every run. */
-export function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function generated(kind, seed, size) {
   const r = rng(seed);

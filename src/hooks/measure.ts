@@ -206,21 +206,17 @@ export function lineNumberTokens(first: number, lines: number): number {
 const USAGE_RATIO_BOUNDS = [0.3, 3] as const;
 
 /** The file's density from the tokens the model's next request added for a window's result (the transcript's
- * usage): engine tokens per estimated token of the window's text, or a little more; with the window's text in
- * tokens and its estimate by token group, as a model's count is kept. Undefined when implausible. */
+ * usage): engine tokens per estimated token of the window's text, or a little more. Undefined when implausible. */
 export function usageRatio(
   path: string,
   window: { first: number; lines: number },
   resultTokens: number,
   deadline: number,
-): { ratio: number; tokens: number; groups: number[] } | undefined {
+): number | undefined {
   const m = measureWindow(path, window.first, window.lines, deadline);
   if (m.scan.timedOut || m.pointTokens <= 0) return undefined;
-  const tokens = resultTokens - lineNumberTokens(window.first, window.lines);
-  const ratio = tokens / m.pointTokens;
-  return ratio >= USAGE_RATIO_BOUNDS[0] && ratio <= USAGE_RATIO_BOUNDS[1]
-    ? { ratio, tokens, groups: m.groups }
-    : undefined;
+  const ratio = (resultTokens - lineNumberTokens(window.first, window.lines)) / m.pointTokens;
+  return ratio >= USAGE_RATIO_BOUNDS[0] && ratio <= USAGE_RATIO_BOUNDS[1] ? ratio : undefined;
 }
 
 /** Whether the file ends with a newline: the engine then counts an empty last line that nobody needs. */

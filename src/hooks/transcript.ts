@@ -186,7 +186,6 @@ export function findResultTokens(jsonl: string, toolUseId: string): ResultTokens
     }
     // A subagent's records (older engines wrote them here too) belong to another conversation.
     if (!isRecord(record) || record.isSidechain === true) continue;
-    if (record.type === 'system' && /compact/.test(String(record.subtype))) return undefined;
     if (record.type === 'user' && isRecord(record.message) && Array.isArray(record.message.content)) {
       const other = record.message.content.some(
         (b) => isRecord(b) && b.type === 'tool_result' && b.tool_use_id !== toolUseId,
@@ -195,7 +194,7 @@ export function findResultTokens(jsonl: string, toolUseId: string): ResultTokens
     }
     const message = assistantMessage(record);
     if (!message || message.id === call.messageId) continue;
-    // Old results cut by the engine or cleared by the API in between: the request shrank, whatever the records say.
+    // A compaction, or old results cut by the engine or cleared by the API, in between: the request shrank.
     if (SHRINKS.some((mark) => jsonl.slice(from, read).includes(mark))) return undefined;
     const edits = isRecord(message.context_management) ? message.context_management.applied_edits : undefined;
     if (Array.isArray(edits) && edits.length > 0) return undefined;

@@ -32,8 +32,8 @@ export function learnFromUsage(
   // Not in the transcript (yet: on a loaded machine the engine may write the next reply's record after this hook
   // starts): kept for the next hook of the file, until the file's next window replaces it.
   if (!result) return undefined;
-  const usage = usageRatio(path, seen, result.tokens, ctx.deadline);
-  const learned: Learned | undefined = usage && { size, mtimeMs, ratio: usage.ratio, at: ctx.now };
+  const ratio = usageRatio(path, seen, result.tokens, ctx.deadline);
+  const learned: Learned | undefined = ratio === undefined ? undefined : { size, mtimeMs, ratio, at: ctx.now };
   ctx.store.update(event.session_id, (s) => {
     const without = withSeen(s, path, undefined);
     return learned ? withModel(withLearned(without, path, learned), result.model) : without;

@@ -24,10 +24,7 @@ describe('usageRatio', () => {
 
   it('is what the result added less its line numbers, per estimated token of the window', () => {
     const numbers = lineNumberTokens(1, 400);
-    const u = usageRatio(path, { first: 1, lines: 400 }, point * 0.8 + numbers, Date.now() + 5000);
-    expect(u?.ratio).toBeCloseTo(0.8, 6);
-    expect(u?.tokens).toBeCloseTo(point * 0.8, 6);
-    expect(u?.groups.reduce((a, b) => a + b, 0)).toBeCloseTo(point, 6);
+    expect(usageRatio(path, { first: 1, lines: 400 }, point * 0.8 + numbers, Date.now() + 5000)).toBeCloseTo(0.8, 6);
   });
 
   it('nothing when the figure cannot be the result\'s own (something else grew or shrank the conversation)', () => {
