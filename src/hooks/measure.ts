@@ -189,8 +189,8 @@ export function continuation(
 }
 
 /** Tokens the line numbers of a Read's result add, at the least: one per group of three digits (every tokenizer
- * measured splits a number so, or finer; its tab may join the text after it). The rest of what the model's next
- * request added is the window's own text, or more. */
+ * measured splits a number so, or finer). The tab after a number is one more where it stays apart (`tabStaysApart`,
+ * counted by the fit). The rest of what the model's next request added is the window's own text, or more. */
 export function lineNumberTokens(first: number, lines: number): number {
   let tokens = 0;
   const last = first + lines - 1;
@@ -215,7 +215,8 @@ export function usageRatio(
 ): number | undefined {
   const m = measureWindow(path, window.first, window.lines, deadline);
   if (m.scan.timedOut || m.pointTokens <= 0) return undefined;
-  const ratio = (resultTokens - lineNumberTokens(window.first, window.lines)) / m.pointTokens;
+  const numbering = lineNumberTokens(window.first, window.lines) + m.tabApartLines;
+  const ratio = (resultTokens - numbering) / m.pointTokens;
   return ratio >= USAGE_RATIO_BOUNDS[0] && ratio <= USAGE_RATIO_BOUNDS[1] ? ratio : undefined;
 }
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lineNumberTokens, measureWindow, usageRatio } from '../../src/hooks/measure';
+import { REAL, claudeDense } from '../../scripts/lib/tokenizers.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'rcp-usage-unit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,5 +31,45 @@ describe('usageRatio', () => {
   it('nothing when the figure cannot be the result\'s own (something else grew or shrank the conversation)', () => {
     expect(usageRatio(path, { first: 1, lines: 400 }, point * 0.1, Date.now() + 5000)).toBeUndefined();
     expect(usageRatio(path, { first: 1, lines: 400 }, point * 5, Date.now() + 5000)).toBeUndefined();
+  });
+});
+
+describe('the tab after each line number', () => {
+  // Lines of the kinds the rule tells apart, as real files start them.
+  const kinds = [
+    '2019-04-01,12.5,0.3,"Seoul"', '00501,40.81,-73.04,Holtsville,NY', '', '# Changelog', '- fixed a crash',
+    '* bullet', '{', '}', '<div class="x">', '@media print {', '`code`', '[link](x)', '"key": 1,',
+    'export const a = 1;', 'Some prose starts here.', '  indented = true;', '\tindented_with_tab();',
+    '// a comment', '/* block */', '한국어 문장입니다.', 'Ünïcödé',
+  ];
+  const lines = Array.from({ length: 420 }, (_, i) => kinds[i % kinds.length] as string);
+  const path = join(dir, 'kinds.txt');
+  writeFileSync(path, lines.join('\n'));
+
+  it('is counted apart before a digit, ASCII punctuation other than "/", and an empty line', () => {
+    const m = measureWindow(path, 1, 21, Date.now() + 5000);
+    // Of the 21 kinds: 2 digit lines, the empty one, 10 punctuation ones.
+    expect(m.tabApartLines).toBe(13);
+  });
+
+  it('what the numbering adds, so counted, is never more than any tokenizer counts for it, line by line', () => {
+    const tokenizers = Object.entries({ ...REAL, 'claude-dense': claudeDense });
+    for (let i = 0; i < kinds.length; i++) {
+      const line = kinds[i] as string;
+      const counted = lineNumberTokens(990, 1) + measureWindow(path, i + 1, 1, Date.now() + 5000).tabApartLines;
+      for (const [name, count] of tokenizers) {
+        const added = count(`}\n990\t${line}`) - count(`}\n${line}`);
+        expect(added, `${name}: ${JSON.stringify(line)}`).toBeGreaterThanOrEqual(counted - 1e-9);
+      }
+    }
+  });
+
+  it('a result of digit lines teaches the same ratio once its tabs are taken off', () => {
+    const csv = join(dir, 'data.csv');
+    writeFileSync(csv, Array.from({ length: 300 }, (_, i) => `${10000 + i},${(i * 7) % 97},${i % 13}.5`).join('\n'));
+    const m = measureWindow(csv, 1, 300, Date.now() + 5000);
+    expect(m.tabApartLines).toBe(300);
+    const added = m.pointTokens * 0.9 + lineNumberTokens(1, 300) + 300;
+    expect(usageRatio(csv, { first: 1, lines: 300 }, added, Date.now() + 5000)).toBeCloseTo(0.9, 6);
   });
 });
