@@ -25,6 +25,8 @@ export function loadHooks(): Promise<any>;
  * @param {SimClock} [o.clock]
  * @param {(text: string) => number} [o.countText] The model's tokenizer: with it, each assistant record carries the
  *   usage the API reports (the whole input of its request), as the engine records it; without it, no usage.
+ * @param {boolean} [o.flatUsage] Without `countText`: the usage the e2e stand-in reports when it counts nothing
+ *   (10 in, 10 out), as the real engine records it.
  */
 export function simulateSession(o: {
     file: import("./engine-sim.mjs").SimFile;
@@ -37,6 +39,7 @@ export function simulateSession(o: {
     maxCalls?: number | undefined;
     clock?: SimClock | undefined;
     countText?: ((text: string) => number) | undefined;
+    flatUsage?: boolean | undefined;
 }): {
     steps: SimStep[];
     cursor: Cursor;

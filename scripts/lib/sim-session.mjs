@@ -75,6 +75,8 @@ let sessions = 0;
  * @param {SimClock} [o.clock]
  * @param {(text: string) => number} [o.countText] The model's tokenizer: with it, each assistant record carries the
  *   usage the API reports (the whole input of its request), as the engine records it; without it, no usage.
+ * @param {boolean} [o.flatUsage] Without `countText`: the usage the e2e stand-in reports when it counts nothing
+ *   (10 in, 10 out), as the real engine records it.
  */
 export function simulateSession(o) {
   const cap = o.cap ?? 25_000;
@@ -108,7 +110,9 @@ export function simulateSession(o) {
       message: {
         id: `msg_${uuid}`, type: 'message', role: 'assistant', model: o.model ?? 'claude-opus-5-5',
         content: [{ type: 'tool_use', id, name: 'Read', input: modelInput }], stop_reason: 'tool_use',
-        ...(o.countText ? { usage: { input_tokens: requestTokens, output_tokens: CALL_TOKENS } } : {}),
+        ...(o.countText
+          ? { usage: { input_tokens: requestTokens, output_tokens: CALL_TOKENS } }
+          : o.flatUsage ? { usage: { input_tokens: 10, output_tokens: 10 } } : {}),
       },
     })}\n`);
     parent = uuid;

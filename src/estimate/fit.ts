@@ -33,8 +33,9 @@ export interface FitResult {
 }
 
 /** Whether the tab the engine writes between a line's number and its text stays a token of its own before a line
- * that starts with this character (UTF-16 unit): before a digit or ASCII punctuation (and an empty line), in every tokenizer measured (o200k, cl100k, Llama 3, the old Claude
- * one). A tab before a letter, a space or a '/' often joins the text after it. */
+ * that starts with this character (UTF-16 unit): before a digit or ASCII punctuation (and before an empty line,
+ * which the fit counts apart), in every tokenizer measured (o200k, cl100k, Llama 3, the old Claude one). A tab
+ * before a letter, a space or a '/' often joins the text after it. */
 export function tabStaysApart(firstChar: number): boolean {
   if (firstChar >= 0x30 && firstChar <= 0x39) return true;
   return firstChar >= 0x21 && firstChar <= 0x7e && firstChar !== 0x2f && !isAsciiLetter(firstChar);

@@ -36,3 +36,8 @@ export const FOLLOW_SAFETY = 1.04;
 
 /** Multiplier on the learned estimate: the measured density came from one window; others vary a little. */
 export const LEARNED_SAFETY = 1.05;
+
+/** Engine tokens per estimated token for a window named before the file's density is known, which `pre` trims
+ * when it runs, once the usage of the window before it has told the density: sparser than nearly every file under
+ * the sparsest tokenizer measured (docs/ROUNDS.md), so the trim, not the name, decides the window's size. */
+export const HOPEFUL_RATIO = 0.6;

@@ -2,7 +2,7 @@
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { neverCountedChars } from '../estimate/cap.js';
 import { WindowFit, type Budget, type FitResult } from '../estimate/fit.js';
-import { FOLLOW_SAFETY, LEARNED_SAFETY, PRIOR_SAFETY, type Weights } from '../estimate/weights.js';
+import { FOLLOW_SAFETY, HOPEFUL_RATIO, LEARNED_SAFETY, PRIOR_SAFETY, type Weights } from '../estimate/weights.js';
 import {
   observationsOf,
   rememberedFile,
@@ -38,6 +38,9 @@ export interface Sizing {
 }
 
 export const PRIOR_SIZING: Sizing = { ratio: 1, safety: PRIOR_SAFETY, noFloor: false, gamble: false };
+
+/** For a window named before the file's density is known, for `pre` to trim when it runs (weights.ts). */
+export const HOPEFUL_SIZING: Sizing = { ratio: HOPEFUL_RATIO, safety: 1, noFloor: false, gamble: false };
 
 /** The file's learned density when the engine taught one (this session or an earlier one); else the calibration,
  * raised where the model's own counts ran denser: with its full margin for the first window of the file, a narrower
@@ -83,9 +86,22 @@ export function sizingFrom(
   followOn: boolean,
   now: number,
 ): Sizing {
-  const learned =
-    learnedFor(state, file.path, file.size, file.mtimeMs) ?? rememberedFile(memory, file.path, file.size, file.mtimeMs);
-  return sizingFor(learned, followOn, modelPrior(observationsOf(memory, state.model ?? memory.lastModel, now)));
+  return sizingFor(
+    knownDensity(state, memory, file),
+    followOn,
+    modelPrior(observationsOf(memory, state.model ?? memory.lastModel, now)),
+  );
+}
+
+/** The file's density as a count taught it, this session or an earlier one. */
+export function knownDensity(
+  state: SessionState,
+  memory: Memory,
+  file: { path: string; size: number; mtimeMs: number },
+): Learned | undefined {
+  return (
+    learnedFor(state, file.path, file.size, file.mtimeMs) ?? rememberedFile(memory, file.path, file.size, file.mtimeMs)
+  );
 }
 
 /** What the engine counted, kept for later sessions: the file's density, and the count beside the estimate for the

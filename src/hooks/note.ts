@@ -55,6 +55,8 @@ export interface ShortWindow {
   /** When the rest of the requested window fits with room to spare and the file goes on: the longer window from
    * the same line that still fits, for a reader reading on. */
   readingOn?: NextWindow;
+  /** Named before the file's density is known, wider than the estimate says fits: `pre` trims it when it runs. */
+  hopeful?: NextWindow | undefined;
 }
 
 /** The note after a window that came back shorter than the reading it belongs to. */
@@ -114,13 +116,20 @@ function nextSentence(w: ShortWindow): string {
       : ` The banner's page of ${w.bannerOver} lines is over the cap by this estimate; this one fits.`;
   if (next.first + next.lines - 1 >= w.end) {
     // It may ask for a line past the end: the engine returns what there is, and the reader knows it reached the end.
-    const on =
-      w.readingOn && w.askedLast !== undefined
+    const on = w.hopeful
+      ? `, and ${hopefulCall(w.hopeful)}`
+      : w.readingOn && w.askedLast !== undefined
         ? `, and offset=${w.readingOn.first} limit=${w.readingOn.lines} (to line ${w.readingOn.first + w.readingOn.lines - 1}) the most that fits reading on`
         : '';
     return `${unseen}; ${call} is the rest of ${w.askedLast === undefined ? 'the file' : 'the requested window'}${on}.${banner}`;
   }
+  if (w.hopeful) return `${unseen}; ${hopefulCall(w.hopeful)}.${banner}`;
   return `${unseen}; ${call} (${linesWord(next)}) is the most that fits next under the ${w.cap}-token cap.${banner}`;
+}
+
+/** A window named wider than the estimate says fits, before the model's count of this Read is known. */
+function hopefulCall(h: NextWindow): string {
+  return `offset=${h.first} limit=${h.lines} (${linesWord(h)}) reads on; the pager trims it to the most that fits when it runs`;
 }
 
 function range2(first: number, last: number): string {

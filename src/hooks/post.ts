@@ -22,6 +22,8 @@ import {
   continuation,
   endsWithNewline,
   fitWindow,
+  HOPEFUL_SIZING,
+  knownDensity,
   measureWindow,
   namedWindow,
   remember,
@@ -34,7 +36,7 @@ import {
 import { refusalNote, shortWindowNote, type NextWindow, type RefusalAdvice, type ShortBecause } from './note.js';
 import { parseRefusal } from './refusal.js';
 import { askedLines, classifyRead, firstLine } from './request.js';
-import { modelCall, modelInput, readsBeside } from './transcript.js';
+import { modelCall, modelInput, readsBeside, usageToCome } from './transcript.js';
 import { learnFromUsage } from './usage.js';
 
 /** Why `post` says nothing, for the trace. */
@@ -88,12 +90,13 @@ function afterSuccess(
   if (!plan && !out.truncatedByTokenCap && input.limit === undefined) return silent('whole-file-read');
   const file = regularFile(input.file_path, event.cwd);
   const returnedFirst = Math.max(1, out.startLine); // offset 0 labels line 1 as 0
+  let kept = false;
   if (file && input.limit !== undefined) {
     // The window before this one, if `pre` could not learn from it yet (its reply's record came late): now, and
     // this note's continuation is sized by it.
     const learned = learnFromUsage(event, file.path, file.stat.size, file.stat.mtimeMs, state, ctx);
     if (learned) state = withLearned(state, file.path, learned);
-    keepSeen(event, file, returnedFirst, state, ctx);
+    kept = keepSeen(event, file, returnedFirst, state, ctx);
   }
   const returnedLast = returnedFirst + out.numLines - 1;
   // The engine counts the empty line after a final newline; nobody needs a window for it.
@@ -119,15 +122,27 @@ function afterSuccess(
   const next = file && sizing ? continuation(file.path, returnedLast + 1, end, cap, sizing, ctx.deadline) : undefined;
   const fitted = next?.window ?? (next ? undefined : { first: returnedLast + 1, lines: end - returnedLast });
   const after = fitted && namedWindow(fitted, lastLine, out.totalLines, asked.last);
-  // The rest of the window fits with room to spare, and the file goes on: a reader reading on may take more, up to
-  // the first line another Read of the same message asked for (parallel windows of one file are read once).
-  const readOnTo = file && sizing && after && next?.window && end < lastLine && after.first + after.lines - 1 >= end
-    ? readingOnLimit(event, input.file_path, end, lastLine) : undefined;
-  const readingOn = readOnTo !== undefined && readOnTo > end
-    ? readOn(file!.path, after!, readOnTo, lastLine, out.totalLines, cap, sizing!, ctx.deadline)
+  // A reader reading on past the requested window may go up to the first line another Read of the same message
+  // asked for (parallel windows of one file are read once), or to the file's last.
+  let readOnLimit: number | undefined;
+  const readOnTo = () => (readOnLimit ??= end < lastLine ? readingOnLimit(event, input.file_path, end, lastLine) : end);
+  // The rest of the window fits with room to spare, and the file goes on: a reader reading on may take more.
+  const readingOn = file && sizing && after && next?.window && end < lastLine && after.first + after.lines - 1 >= end &&
+    readOnTo() > end
+    ? readOn(file.path, after, readOnTo(), lastLine, out.totalLines, cap, sizing, ctx.deadline)
     : undefined;
+  // The next hook of the file learns its density from this window's usage, before the window named here runs:
+  // so it is named as wide as the file could fit, and `pre` trims it to what fits by then (or by the estimate).
+  const hopeful =
+    file &&
+    after &&
+    kept &&
+    !knownDensity(state, ctx.store.readMemory(), fileKey(file)) &&
+    usageToCome(event.transcript_path, event.tool_use_id)
+      ? hopefulWindow(file.path, readingOn ?? after, readOnTo(), lastLine, out.totalLines, cap, ctx.deadline)
+      : undefined;
   if (file && after) {
-    const named = readingOn ?? after;
+    const named = hopeful ?? readingOn ?? after;
     const reading: Reading = {
       size: file.stat.size,
       mtimeMs: file.stat.mtimeMs,
@@ -138,6 +153,7 @@ function afterSuccess(
       nextLines: named.lines,
       at: ctx.now,
       ...(asked.because === 'partial-page' ? { partialOf: event.tool_use_id } : {}),
+      ...(hopeful ? { hopeful: true as const } : {}),
     };
     ctx.store.update(event.session_id, (s) => withReading(s, file.path, reading));
   }
@@ -160,6 +176,7 @@ function afterSuccess(
     end,
     bannerOver,
     readingOn,
+    hopeful,
   });
 }
 
@@ -168,13 +185,13 @@ function afterSuccess(
 const SEEN_MIN_CHARS_PER_CAP_TOKEN = 0.5;
 
 /** Keeps this window, which came back whole, for the next hook of the file to learn its density from the usage
- * of the request that carries the result (usage.ts), while no count has taught it. */
-function keepSeen(event: PostToolUse, file: FileAtHand, first: number, state: SessionState, ctx: HookContext): void {
+ * of the request that carries the result (usage.ts), while no count has taught it. True when kept. */
+function keepSeen(event: PostToolUse, file: FileAtHand, first: number, state: SessionState, ctx: HookContext): boolean {
   const out = event.tool_response.file;
   const cap = resolveCap(ctx.env, state.cap).cap;
   const chars = typeof out.content === 'string' ? out.content.length : 0;
-  if (chars < cap * SEEN_MIN_CHARS_PER_CAP_TOKEN) return;
-  if (learnedFor(state, file.path, file.stat.size, file.stat.mtimeMs)) return;
+  if (chars < cap * SEEN_MIN_CHARS_PER_CAP_TOKEN) return false;
+  if (learnedFor(state, file.path, file.stat.size, file.stat.mtimeMs)) return false;
   const seen = {
     size: file.stat.size,
     mtimeMs: file.stat.mtimeMs,
@@ -183,7 +200,7 @@ function keepSeen(event: PostToolUse, file: FileAtHand, first: number, state: Se
     lines: out.numLines,
     at: ctx.now,
   };
-  ctx.store.update(event.session_id, (s) => withSeen(s, file.path, seen));
+  return ctx.store.update(event.session_id, (s) => withSeen(s, file.path, seen));
 }
 
 /** The last line a window reading on past `end` may reach: the file's last, or the line before the first that
@@ -216,6 +233,23 @@ function readOn(
   const fit = fitWindow(path, rest.first, budgetFor(path, cap, sizing, to - rest.first + 1), deadline);
   if (fit.scan.timedOut || fit.lines <= rest.lines) return undefined;
   const window = { first: rest.first, lines: Math.min(fit.lines, to - rest.first + 1) };
+  return to < lastLine ? window : namedWindow(window, lastLine, totalLines, undefined);
+}
+
+/** The widest window from the named one's first line, up to `to`, that fits if the file is as sparse as nearly
+ * any file is (HOPEFUL_SIZING); undefined when it is no wider than the named one. */
+function hopefulWindow(
+  path: string,
+  named: NextWindow,
+  to: number,
+  lastLine: number,
+  totalLines: number,
+  cap: number,
+  deadline: number,
+): NextWindow | undefined {
+  const fit = fitWindow(path, named.first, budgetFor(path, cap, HOPEFUL_SIZING, to - named.first + 1), deadline);
+  if (fit.scan.timedOut || fit.lines <= named.lines) return undefined;
+  const window = { first: named.first, lines: Math.min(fit.lines, to - named.first + 1) };
   return to < lastLine ? window : namedWindow(window, lastLine, totalLines, undefined);
 }
 
@@ -319,13 +353,11 @@ function askedByModel(event: PostToolUse, returnedFirst: number): Asked {
 
 /** How this file's windows are sized (`followOn`: for a window after the first). */
 function sizingOf(state: SessionState, ctx: HookContext, file: FileAtHand, followOn: boolean): Sizing {
-  return sizingFrom(
-    state,
-    ctx.store.readMemory(),
-    { path: file.path, size: file.stat.size, mtimeMs: file.stat.mtimeMs },
-    followOn,
-    ctx.now,
-  );
+  return sizingFrom(state, ctx.store.readMemory(), fileKey(file), followOn, ctx.now);
+}
+
+function fileKey(file: FileAtHand): { path: string; size: number; mtimeMs: number } {
+  return { path: file.path, size: file.stat.size, mtimeMs: file.stat.mtimeMs };
 }
 
 function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookContext): string | Silent {

@@ -81,13 +81,12 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   // Else the last window that came back: what the model's next request added for it, in the model's tokens.
   const fromUsage = fromBanner ?? learnFromUsage(event, file.path, size, mtimeMs, state, ctx);
   // The window a note of ours named runs as named: it was sized to fit when the note was written, unless the
-  // engine or the usage has told the file's density since.
-  if (
-    !fromUsage &&
-    request.kind === 'window' &&
-    readingContinued(state, file.path, size, mtimeMs, request.first, request.lines)
-  )
-    return { pass: 'named-continuation' };
+  // engine or the usage has told the file's density since, or it was named wider, for this hook to trim.
+  const named =
+    request.kind === 'window'
+      ? readingContinued(state, file.path, size, mtimeMs, request.first, request.lines)
+      : undefined;
+  if (!fromUsage && named && !named.hopeful) return { pass: 'named-continuation' };
   const followOn = reading !== undefined;
   const sizing = fromUsage
     ? sizingFor(fromUsage)

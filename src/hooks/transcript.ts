@@ -161,20 +161,9 @@ function recordAt(jsonl: string, at: number): unknown {
  * between them shrank the conversation (a compaction, or the API clearing old results). Pure. */
 export function findResultTokens(jsonl: string, toolUseId: string): ResultTokens | undefined {
   const call = findToolUse(jsonl, toolUseId);
-  if (call?.messageId === undefined) return undefined;
-  const messageNeedle = `"id":${JSON.stringify(call.messageId)}`;
-  let calls = 0;
-  let before: Usage | undefined;
-  let from = -1;
-  for (let at = jsonl.indexOf(messageNeedle); at >= 0; at = jsonl.indexOf(messageNeedle, at + 1)) {
-    const record = recordAt(jsonl, at);
-    const message = assistantMessage(record);
-    if (message?.id !== call.messageId) continue;
-    calls += message.content.filter((b) => isRecord(b) && b.type === 'tool_use').length;
-    before = usageOf(message.usage) ?? before;
-    from = Math.max(from, jsonl.indexOf('\n', at));
-  }
-  if (calls !== 1 || !before || from < 0) return undefined;
+  const calling = call && callingRequest(jsonl, call);
+  if (!call || !calling) return undefined;
+  const { before, from } = calling;
   let read = from;
   for (const line of jsonl.slice(from + 1).split('\n')) {
     read += line.length + 1;
@@ -204,6 +193,38 @@ export function findResultTokens(jsonl: string, toolUseId: string): ResultTokens
     return added > 0 ? { tokens: added, model: call.model } : undefined;
   }
   return undefined;
+}
+
+/** The usage of the request that made the call, and where its message's last record ends; undefined unless the
+ * call was its message's only one and the record carries a usage. */
+function callingRequest(jsonl: string, call: ModelCall): { before: Usage; from: number } | undefined {
+  if (call.messageId === undefined) return undefined;
+  const messageNeedle = `"id":${JSON.stringify(call.messageId)}`;
+  let calls = 0;
+  let before: Usage | undefined;
+  let from = -1;
+  for (let at = jsonl.indexOf(messageNeedle); at >= 0; at = jsonl.indexOf(messageNeedle, at + 1)) {
+    const message = assistantMessage(recordAt(jsonl, at));
+    if (message?.id !== call.messageId) continue;
+    calls += message.content.filter((b) => isRecord(b) && b.type === 'tool_use').length;
+    before = usageOf(message.usage) ?? before;
+    from = Math.max(from, jsonl.indexOf('\n', at));
+  }
+  return calls === 1 && before && before.input > 0 && from >= 0 ? { before, from } : undefined;
+}
+
+/** Whether the model's next request will tell what this call's result added (`findResultTokens`): the engine
+ * records the API's usage, and the call was its message's only one. Pure. */
+export function findUsageToCome(jsonl: string, toolUseId: string): boolean {
+  const call = findToolUse(jsonl, toolUseId);
+  return call !== undefined && callingRequest(jsonl, call) !== undefined;
+}
+
+/** `findUsageToCome`, from the session transcript. */
+export function usageToCome(transcriptPath: unknown, toolUseId: string): boolean {
+  if (typeof transcriptPath !== 'string') return false;
+  const tail = readTailBytes(transcriptPath, TAIL_BYTES);
+  return tail ? findUsageToCome(tail.toString('utf8'), toolUseId) : false;
 }
 
 export interface ResultTokens {

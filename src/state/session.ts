@@ -46,6 +46,9 @@ export interface Reading {
   /** The tool_use_id of the engine's partial page of this file, whose banner holds the engine's count of the whole
    * file: the transcript has it by the next hook, not yet when `post` runs. */
   partialOf?: string;
+  /** The named window was sized before the file's density was known, wider than the estimate's margin allows,
+   * for `pre` to trim when it runs: by then the usage of the window before it tells the density. */
+  hopeful?: true;
   at: number;
 }
 
@@ -251,7 +254,8 @@ export function normalizeState(raw: unknown): SessionState {
         isRecord(r) &&
         allFinite(r, ['size', 'mtimeMs', 'askedFirst', 'askedLast', 'nextFirst', 'nextLines', 'at']) &&
         typeof r.whole === 'boolean' &&
-        (r.partialOf === undefined || typeof r.partialOf === 'string')
+        (r.partialOf === undefined || typeof r.partialOf === 'string') &&
+        (r.hopeful === undefined || r.hopeful === true)
       ) {
         setOwn(state.readings, path, r as unknown as Reading);
       }

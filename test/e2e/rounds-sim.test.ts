@@ -58,6 +58,7 @@ describe(`the simulated engine predicts the real one (count_tokens by ${TOKENIZE
             const sim = simulateSession({
               file, count: windowCounter(file, tokenizerNamed(TOKENIZER)).count, mode,
               hooks: withPager ? hooks : undefined, stateDir: tempDir('rounds-sim-state'), cap,
+              flatUsage: true, // the stand-in here counts no usage
             });
             for (const st of sim.steps) kinds.add(`${withPager ? 'pager' : 'bare'} ${st.kind}${st.context.includes('read-ceiling-pager:') ? ' noted' : ''}`);
             const predicted: Seen[] = sim.steps.map((st, i) => ({
