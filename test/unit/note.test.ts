@@ -23,6 +23,14 @@ describe('shortWindowNote: what the model is told after a window came back short
     expect(whole).toContain('This Read returned lines 801-1600, continuing a read of the whole file.');
   });
 
+  it('a window named wide before the model\'s count is known says that the pager trims it when it runs', () => {
+    const rest = shortWindowNote({ ...base, askedLast: 2000, because: 'clamped', end: 2000, next: { first: 1100, lines: 901 }, hopeful: { first: 1100, lines: 1700 } });
+    expect(rest).toContain('offset=1100 limit=901 is the rest of the requested window, and offset=1100 limit=1700 (lines 1100-2799) reads on; the pager trims it to the most that fits when it runs.');
+    const next = shortWindowNote({ ...base, askedLast: 3000, because: 'clamped', end: 3000, next: { first: 1100, lines: 1050 }, hopeful: { first: 1100, lines: 1800 } });
+    expect(next).toContain('Lines 1100-3000 are not shown yet; offset=1100 limit=1800 (lines 1100-2899) reads on; the pager trims it to the most that fits when it runs.');
+    expect(next).not.toContain('limit=1050');
+  });
+
   it('after another hook shortened the window, it says so without blaming the cap', () => {
     const note = shortWindowNote({
       path: '/r/a.ts', totalLines: 500, returnedFirst: 10, returnedLast: 19, askedFirst: 10, askedLast: 109, because: 'shortened',

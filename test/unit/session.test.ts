@@ -59,6 +59,10 @@ describe('session state', () => {
     expect(readingContinued(withoutReading(s, '/f'), '/f', 10, 5, 1100, 950)).toBeUndefined();
     expect(normalizeState(JSON.parse(JSON.stringify(s))).readings).toEqual({ '/f': r });
     expect(normalizeState({ readings: { '/f': { ...r, whole: 'yes' }, '/g': { ...r, nextLines: null } } }).readings).toEqual({});
+    // A window named wide for `pre` to trim keeps its mark; a damaged mark drops the reading.
+    const hopeful = withReading(emptyState(), '/f', { ...r, hopeful: true });
+    expect(normalizeState(JSON.parse(JSON.stringify(hopeful))).readings['/f']?.hopeful).toBe(true);
+    expect(normalizeState({ readings: { '/f': { ...r, hopeful: 'yes' } } }).readings).toEqual({});
   });
 });
 
