@@ -157,8 +157,16 @@ function speed() {
     return { ms, out: r.stdout };
   };
   const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
+  // post of a Read of the small file that came back whole, as the engine sends it.
+  const tinyLines = readFileSync(tiny, 'utf8').split('\n');
+  const postSmall = JSON.stringify({
+    session_id: 'bench', tool_name: 'Read', tool_use_id: 'tpost', hook_event_name: 'PostToolUse', cwd: tmp,
+    tool_input: { file_path: tiny },
+    tool_response: { type: 'text', file: { filePath: tiny, content: tinyLines.join('\n'), numLines: tinyLines.length, startLine: 1, totalLines: tinyLines.length } },
+  });
   const cases = [
     ['start-up only (Read of a missing file)', event(join(tmp, 'missing.txt'), 1, 500)],
+    ['post: small file read whole', postSmall, 'post'],
     ['small file (8 KB: a stat and an exit)', event(tiny, 1, 500)],
     ['60 KB file, 500-line window fits', event(small, 1, 500)],
     ['60 KB file, 5000-line window (estimated)', event(small, 1, 5000)],
@@ -169,22 +177,22 @@ function speed() {
   const times = cases.map(() => []);
   for (let i = 0; i < reps; i++) { // interleaved, so drift on a shared machine hits every case alike
     baseline.push(timeOf(['-e', '0']).ms);
-    cases.forEach(([, input], k) => times[k].push(timeOf([bin, 'pre'], input).ms));
+    cases.forEach(([, input, hook = 'pre'], k) => times[k].push(timeOf([bin, hook], input).ms));
   }
   const base = median(baseline);
   console.log(`\nSPEED: whole-process time, median of ${reps} runs; bare \`node -e 0\` = ${base.toFixed(1)} ms`);
-  cases.forEach(([name, input], k) => {
-    const out = timeOf([bin, 'pre'], input).out.trim();
-    const limit = out ? JSON.parse(out).hookSpecificOutput.updatedInput.limit : 'unchanged';
-    const rss = peakRss(bin, input, env);
+  cases.forEach(([name, input, hook = 'pre'], k) => {
+    const out = timeOf([bin, hook], input).out.trim();
+    const limit = out ? JSON.parse(out).hookSpecificOutput.updatedInput?.limit ?? 'a note' : 'unchanged';
+    const rss = peakRss(bin, input, env, false, hook);
     console.log(`  ${name.padEnd(40)} ${median(times[k]).toFixed(1).padStart(7)} ms  ${(median(times[k]) / base).toFixed(2)}× node  peak RSS ${rss}  limit → ${limit}`);
   });
   const rssNode = peakRss('-e', '0', env, true);
   console.log(`  ${'bare node -e 0'.padEnd(40)} ${base.toFixed(1).padStart(7)} ms  1.00× node  peak RSS ${rssNode}`);
 }
 
-function peakRss(bin, input, env, bare = false) {
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...(bare ? ['-e', '0'] : [bin, 'pre'])], { input: bare ? '' : input, env, encoding: 'utf8' });
+function peakRss(bin, input, env, bare = false, hook = 'pre') {
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...(bare ? ['-e', '0'] : [bin, hook])], { input: bare ? '' : input, env, encoding: 'utf8' });
   const kb = Number(r.stderr.trim().split('\n').pop());
   return Number.isFinite(kb) ? `${(kb / 1024).toFixed(0)} MiB` : 'n/a';
 }

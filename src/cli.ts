@@ -4,7 +4,7 @@
 // dist/gates.cjs, loaded only when a gate is on.
 import { fstatSync } from 'node:fs';
 import { isHookName, type HookName } from './hooks/output.js';
-import { tooSmallToMatter } from './hooks/small.js';
+import { quietPost, tooSmallToMatter } from './hooks/small.js';
 import { readStdin, SCAN_DEADLINE_MS } from './hooks/stdin.js';
 import { tracePath } from './hooks/trace.js';
 
@@ -37,13 +37,14 @@ if (isHook && process.argv.length === 3 && !process.env.READ_CEILING_PAGER_GATES
   loadMain().main(process.argv);
 }
 
-/** A hook with no gate on. `gate` then has nothing to do; `pre` of a small file, nothing to say (unless traced). */
+/** A hook with no gate on. `gate` then has nothing to do; `pre` and `post` of a small file, nothing to say (unless
+ * traced), but for a window of it that came back short. */
 function runPlainHook(hook: HookName): void {
   process.exitCode = 0;
   if (hook === 'gate') return;
   const started = Date.now();
   const raw = readStdin(started + SCAN_DEADLINE_MS);
-  if (hook === 'pre' && raw !== undefined && !tracePath(process.env) && smallRead(raw)) return;
+  if (raw !== undefined && !tracePath(process.env) && smallRead(hook, raw)) return;
   try {
     loadMain().runHook(hook, undefined, { raw, started });
   } catch {
@@ -51,9 +52,10 @@ function runPlainHook(hook: HookName): void {
   }
 }
 
-function smallRead(raw: string): boolean {
+function smallRead(hook: HookName, raw: string): boolean {
   try {
-    return tooSmallToMatter(JSON.parse(raw), process.env);
+    if (hook === 'pre') return tooSmallToMatter(JSON.parse(raw), process.env);
+    return hook === 'post' && quietPost(JSON.parse(raw), process.env);
   } catch {
     return false;
   }

@@ -249,6 +249,22 @@ describe('a window shortened by another hook', () => {
     // Without the transcript there is nothing to say: the window that ran came back whole.
     expect(runHook('post', postEvent('sess-other-hook', 'toolu_other', ran, engineRead(file, 100, 50)), env).stdout).toBe('');
   });
+
+  it('of a small file too (which the small bundle answers alone when nothing can be short)', () => {
+    const file = join(dir, 'lines.txt');
+    writeFileSync(file, Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join('\n'));
+    const transcript = join(dir, 'transcript-small.jsonl');
+    writeFileSync(transcript, `${JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 'toolu_small', name: 'Read', input: { file_path: hookPath(file), offset: 10, limit: 100 } }] } })}\n`);
+    const ran = { file_path: file, offset: 10, limit: 20 };
+    const event = { ...postEvent('sess-small-other', 'toolu_small', ran, engineRead(file, 10, 20)), transcript_path: transcript };
+    expect(runHook('post', event, env).json.hookSpecificOutput.additionalContext).toContain('returned lines 10-29 of the requested 10-109 (the window was shortened before it ran)');
+    // To the end of the file, with no limit, or refused: nothing to say.
+    const tail = { file_path: file, offset: 250, limit: 100 };
+    expect(runHook('post', { ...postEvent('sess-small-other', 'toolu_small', tail, engineRead(file, 250, 100)), transcript_path: transcript }, env).stdout).toBe('');
+    const whole = { file_path: file };
+    expect(runHook('post', postEvent('sess-small-other', 'toolu_w', whole, engineRead(file, undefined, undefined)), env).stdout).toBe('');
+    expect(runHook('post', failureEvent('sess-small-other', 'toolu_f', ran, 'File content (40000 tokens) exceeds maximum allowed tokens (25000).'), env).stdout).toBe('');
+  });
 });
 
 describe('post after a refusal', () => {
