@@ -213,11 +213,16 @@ function callingRequest(jsonl: string, call: ModelCall): { before: Usage; from: 
   return calls === 1 && before && before.input > 0 && from >= 0 ? { before, from } : undefined;
 }
 
+/** Every request the engine sends holds its system prompt and tool definitions, thousands of tokens: a usage below
+ * this is not the API's (a stand-in that counts nothing reports 10). */
+const LEAST_REQUEST_INPUT = 1000;
+
 /** Whether the model's next request will tell what this call's result added (`findResultTokens`): the engine
  * records the API's usage, and the call was its message's only one. Pure. */
 export function findUsageToCome(jsonl: string, toolUseId: string): boolean {
   const call = findToolUse(jsonl, toolUseId);
-  return call !== undefined && callingRequest(jsonl, call) !== undefined;
+  const calling = call && callingRequest(jsonl, call);
+  return calling !== undefined && calling.before.input >= LEAST_REQUEST_INPUT;
 }
 
 /** `findUsageToCome`, from the session transcript. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findBannerCount, findResultTokens, findToolInput, findToolUse, siblingReads } from '../../src/hooks/transcript';
+import { findBannerCount, findResultTokens, findToolInput, findToolUse, findUsageToCome, siblingReads } from '../../src/hooks/transcript';
 
 const line = (id: string, input: object) => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', id, name: 'Read', input }] } });
 
@@ -143,5 +143,15 @@ describe('findResultTokens: what a tool result added to the model\'s next reques
     const notYet = [assistant('msg_1', ['toolu_A'], usage(20_000)), result('toolu_A')].join('\n');
     const noUsage = [assistant('msg_1', ['toolu_A'], {}), result('toolu_A'), assistant('msg_2', ['toolu_B'], usage(9))].join('\n');
     for (const jsonl of [parallel, cleared, compacted, cut, asked, notYet, noUsage]) expect(findResultTokens(jsonl, 'toolu_A')).toBeUndefined();
+  });
+
+  it('findUsageToCome: only a call alone in its message, whose record carries a usage a real request could have', () => {
+    expect(findUsageToCome(`${assistant('msg_1', ['toolu_A'], usage(20_000))}\n`, 'toolu_A')).toBe(true);
+    // Parallel calls share the next request: no call's share of it is known.
+    expect(findUsageToCome(assistant('msg_1', ['toolu_A', 'toolu_B'], usage(20_000)), 'toolu_A')).toBe(false);
+    // No usage recorded, or a stand-in's that counts nothing.
+    expect(findUsageToCome(JSON.stringify({ type: 'assistant', message: { id: 'msg_1', content: [{ type: 'tool_use', id: 'toolu_A', name: 'Read', input: {} }] } }), 'toolu_A')).toBe(false);
+    expect(findUsageToCome(assistant('msg_1', ['toolu_A'], usage(10, 10)), 'toolu_A')).toBe(false);
+    expect(findUsageToCome(assistant('msg_1', ['toolu_A'], usage(20_000)), 'toolu_X')).toBe(false);
   });
 });
