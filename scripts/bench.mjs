@@ -56,7 +56,7 @@ function quality() {
         let n;
         if (m === 'naive') n = naiveLines(lines, first - 1);
         else {
-          const budget = { ...est.budgetFor(path, CAP, undefined, Infinity), safety: Number(m.slice(6)) };
+          const budget = est.budgetFor(path, CAP, { ratio: 1, safety: Number(m.slice(6)), noFloor: false, gamble: false }, Infinity);
           const fit = est.fitWindow(path, first, budget, Date.now() + 60_000);
           n = fit.whole ? 0 : fit.lines;
         }
