@@ -56,7 +56,8 @@ function quality() {
         let n;
         if (m === 'naive') n = naiveLines(lines, first - 1);
         else {
-          const budget = est.budgetFor(path, CAP, { ratio: 1, safety: Number(m.slice(6)), noFloor: false, gamble: false }, Infinity);
+          const sizing = { ratio: 1, safety: Number(m.slice(6)), noFloor: false, gamble: false };
+          const budget = est.budgetFor(path, CAP, sizing, Infinity);
           const fit = est.fitWindow(path, first, budget, Date.now() + 60_000);
           n = fit.whole ? 0 : fit.lines;
         }

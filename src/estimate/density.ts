@@ -121,10 +121,10 @@ export class TokenTally {
 /** Unrolled: the fit asks after every line of the window. */
 export function tokensOf(f: Features, w: Weights = WEIGHTS): number {
   return f.letters * w.letters + f.words * w.words + f.bareWords * w.bareWords + f.caseChanges * w.caseChanges
-    + f.longRunLetters * w.longRunLetters + f.digitRuns * w.digitRuns + f.digitGroups * w.digitGroups + f.punct * w.punct
-    + f.punctRuns * w.punctRuns + f.spaceRuns * w.spaceRuns + f.spaceExtra * w.spaceExtra + f.hangul * w.hangul
-    + f.han * w.han + f.kana * w.kana + f.otherLetters * w.otherLetters + f.otherSymbols * w.otherSymbols
-    + f.astral * w.astral + f.controls * w.controls + f.newlines * w.newlines;
+    + f.longRunLetters * w.longRunLetters + f.digitRuns * w.digitRuns + f.digitGroups * w.digitGroups
+    + f.punct * w.punct + f.punctRuns * w.punctRuns + f.spaceRuns * w.spaceRuns + f.spaceExtra * w.spaceExtra
+    + f.hangul * w.hangul + f.han * w.han + f.kana * w.kana + f.otherLetters * w.otherLetters
+    + f.otherSymbols * w.otherSymbols + f.astral * w.astral + f.controls * w.controls + f.newlines * w.newlines;
 }
 
 /** Point estimate for a whole string (tests, the `estimate` command, calibration). */

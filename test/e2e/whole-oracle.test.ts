@@ -41,8 +41,8 @@ interface Case {
 
 // The pager session's stand-in reports each request's input tokens as the API does (`usage: true`): the engine
 // records that usage in the transcript, and the pager learns a file's density from what a window's result added. Its
-// first two windows are sized by the estimate (the second is named before the first one's usage exists); from the
-// third on, by the file's own density.
+// first window is sized by the estimate; the second is named wide and trimmed by `pre` with the first one's usage,
+// as are the windows after it.
 const CASES: Case[] = [
   {
     name: 'TypeScript declarations (typescript/lib/typescript.d.ts)', file: 'typescript.d.ts',
@@ -51,8 +51,6 @@ const CASES: Case[] = [
   {
     name: 'a JavaScript library (fast-check/lib/fast-check.js)', file: 'fast-check.js',
     text: installed('fast-check/lib/fast-check.js'),
-    // Its third window, sized from the first one's usage, holds denser text than the first: 25,025 tokens, refused.
-    over: { 'claude-dense': 'a later window counts denser than the one its density was learned from' },
   },
   {
     name: 'a Korean JSON catalogue (typescript/lib/ko/diagnosticMessages.generated.json)',
