@@ -106,7 +106,7 @@ const F = FEATURE_NAMES.length;
 // The fixed prior the fit starts from and is lightly pulled toward (not the current WEIGHTS, so a refit is
 // reproducible): rough per-class guesses.
 const PRIOR = {
-  letters: 0.22, words: 0.45, bareWords: 0.2, caseChanges: 0.5, longRunLetters: 0.4, digitRuns: 0.8, digitGroups: 1,
+  letters: 0.22, words: 0.45, bareWords: 0.2, caseChanges: 0.5, longRunLetters: 0.4, digits: 0.5, digitRuns: 0.3,
   punct: 0.8, punctRuns: 0.2, spaceRuns: 0.6, spaceExtra: 0.15, hangul: 0.9, han: 1.1, kana: 0.9, otherLetters: 0.5,
   otherSymbols: 1.0, astral: 2.5, controls: 1.0, newlines: 1.0,
 };

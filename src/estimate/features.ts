@@ -8,8 +8,8 @@ export interface Features {
   bareWords: number; // of those, runs not after a space: identifiers after '.', '(', '_', markup, line starts
   caseChanges: number; // lower→upper inside a letter run (camelCase splits tokens)
   longRunLetters: number; // letters of a run past its 16th: hashes, base64, repeated patterns, not words
+  digits: number;
   digitRuns: number;
-  digitGroups: number; // digits that open a further group of three in a run (4th, 7th, …): numbers split so
   punct: number; // ASCII punctuation and symbols
   punctRuns: number; // runs of them ('");', '=>', '-->' are often one token)
   spaceRuns: number; // runs of 2+ spaces or tabs (indentation, alignment)
@@ -25,6 +25,6 @@ export interface Features {
 }
 
 export const FEATURE_NAMES: readonly (keyof Features)[] = [
-  'letters', 'words', 'bareWords', 'caseChanges', 'longRunLetters', 'digitRuns', 'digitGroups', 'punct', 'punctRuns', 'spaceRuns', 'spaceExtra',
+  'letters', 'words', 'bareWords', 'caseChanges', 'longRunLetters', 'digits', 'digitRuns', 'punct', 'punctRuns', 'spaceRuns', 'spaceExtra',
   'hangul', 'han', 'kana', 'otherLetters', 'otherSymbols', 'astral', 'controls', 'newlines',
 ];

@@ -6,7 +6,7 @@ import { WEIGHTS } from './weights.js';
 /** Words; code and layout (punctuation, digits, spaces, newlines); Hangul, Han and Kana; every other script. */
 export const GROUP_OF: Record<keyof Features, number> = {
   letters: 0, words: 0, bareWords: 0, caseChanges: 0, longRunLetters: 0,
-  digitRuns: 1, digitGroups: 1, punct: 1, punctRuns: 1, spaceRuns: 1, spaceExtra: 1, controls: 1, newlines: 1,
+  digits: 1, digitRuns: 1, punct: 1, punctRuns: 1, spaceRuns: 1, spaceExtra: 1, controls: 1, newlines: 1,
   hangul: 2, han: 2, kana: 2,
   otherLetters: 3, otherSymbols: 3, astral: 3,
 };

@@ -24,19 +24,10 @@ describe('TokenTally character classes', () => {
     expect(f.longRunLetters).toBe(40 - 16);
   });
 
-  it('counts a digit run cut across two chunks as one run', () => {
-    const t = new TokenTally();
-    t.add('12345');
-    t.add('6789 1');
-    expect(t.f.digitRuns).toBe(2);
-    expect(t.f.digitGroups).toBe(2);
-  });
-
-  it('counts digit runs and their further groups of three, punctuation, whitespace runs and newlines', () => {
+  it('counts digits, digit runs, punctuation, whitespace runs and newlines', () => {
     const f = features('x = 12345;\n    return 7;\t\t\n');
+    expect(f.digits).toBe(6);
     expect(f.digitRuns).toBe(2);
-    expect(f.digitGroups).toBe(1); // 123|45
-    expect(features('1469.250000 1234567890').digitGroups).toBe(1 + 1 + 3); // 146|9 . 250|000  123|456|789|0
     expect(f.punct).toBe(3);
     expect(f.punctRuns).toBe(3);
     expect(features('f(");\n=> -->').punctRuns).toBe(3);
