@@ -51,6 +51,8 @@ const CASES: Case[] = [
   {
     name: 'a JavaScript library (fast-check/lib/fast-check.js)', file: 'fast-check.js',
     text: installed('fast-check/lib/fast-check.js'),
+    // Its third window, sized from the first one's usage, holds denser text than the first: refused 25 tokens over.
+    over: { 'claude-dense': 'a later window counts denser than the one its density was learned from' },
   },
   {
     name: 'a Korean JSON catalogue (typescript/lib/ko/diagnosticMessages.generated.json)',
