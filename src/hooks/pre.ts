@@ -87,7 +87,10 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
       ? readingContinued(state, file.path, size, mtimeMs, request.first, request.lines)
       : undefined;
   if (!fromUsage && named && !named.hopeful) return { pass: 'named-continuation' };
-  const followOn = reading !== undefined;
+  // After a partial page whose banner is not in the transcript yet (the engine writes it asynchronously; under load
+  // it can come after this hook starts), the file's density is unknown: the window is sized as a first one.
+  const bannerPending = reading?.partialOf !== undefined && !fromBanner;
+  const followOn = reading !== undefined && !bannerPending;
   const sizing = fromUsage
     ? sizingFor(fromUsage)
     : sizingFrom(state, ctx.store.readMemory(), { path: file.path, size, mtimeMs }, followOn, ctx.now);
@@ -111,16 +114,15 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   return { updatedInput: plan.updatedInput, additionalContext: clampedNote(input.file_path, record) };
 }
 
-/** The engine's count of the whole file, from the banner of its partial page, now in the transcript: learned like a
- * refusal's count (this session and later ones), once. */
+/** The engine's count of the whole file, from the banner of its partial page, once it is in the transcript: learned
+ * like a refusal's count (this session and later ones), once. */
 function learnFromBanner(event: PreToolUse, path: string, reading: Reading, ctx: HookContext): Learned | undefined {
   const count = bannerCount(event.transcript_path, reading.partialOf!);
-  const whole = count ? measureWindow(path, 1, Infinity, ctx.deadline) : undefined;
+  // Not there yet: kept for the file's next hook, until the next note replaces the reading.
+  if (!count) return undefined;
+  const whole = measureWindow(path, 1, Infinity, ctx.deadline);
   const { partialOf: _seen, ...rest } = reading;
-  if (!count || !whole || whole.scan.timedOut || whole.pointTokens <= 0) {
-    if (!count) ctx.store.update(event.session_id, (s) => withReading(s, path, rest));
-    return undefined;
-  }
+  if (whole.scan.timedOut || whole.pointTokens <= 0) return undefined;
   const learned: Learned = {
     size: reading.size,
     mtimeMs: reading.mtimeMs,

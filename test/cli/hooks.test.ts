@@ -174,6 +174,24 @@ describe('reads without a limit', () => {
     expect(Number(m![1])).toBeGreaterThan(1000);
   });
 
+  it('after a partial page whose banner is not in the transcript yet: the next window keeps a first one\'s margin, and the banner is read once it comes', () => {
+    const file = join(dir, 'big.txt');
+    const fresh = runHook('pre', preEvent('sess-banner-fresh', 'b0', { file_path: file, offset: 1, limit: 3000 }), env).json.hookSpecificOutput.updatedInput.limit;
+    const transcript = join(dir, 'transcript-banner.jsonl');
+    writeFileSync(transcript, '');
+    const page = engineRead(file, undefined, 1000);
+    const response = { ...page, file: { ...page.file, truncatedByTokenCap: true } };
+    runHook('post', { ...postEvent('sess-banner', 'b1', { file_path: file }, response), transcript_path: transcript }, env);
+    // The engine writes the banner after the hooks, and under load after the next Read's pre starts.
+    const early = runHook('pre', { ...preEvent('sess-banner', 'b2', { file_path: file, offset: 1, limit: 3000 }), transcript_path: transcript }, env);
+    expect(early.json.hookSpecificOutput.updatedInput.limit).toBe(fresh);
+    // Once there, it is read: a count far denser than the estimate clamps the next window far shorter.
+    const banner = `[Truncated: PARTIAL view — ${file}: showing lines 1-1000 of 3001 total (90000 tokens, cap 25000). Call Read with offset=1001 limit=1000 for the next page.]`;
+    writeFileSync(transcript, `${JSON.stringify({ type: 'attachment', attachment: { type: 'read_truncation_notice', banner, toolUseID: 'b1' } })}\n`);
+    const late = runHook('pre', { ...preEvent('sess-banner', 'b3', { file_path: file, offset: 1, limit: 3000 }), transcript_path: transcript }, env);
+    expect(late.json.hookSpecificOutput.updatedInput.limit).toBeLessThan(fresh * 0.85);
+  });
+
   it('a read past the end of a file over 256 KiB with no limit gets a limit, so the engine answers with its line count', () => {
     const r = runHook('pre', preEvent(session, 'toolu_past', { file_path: join(dir, 'huge.txt'), offset: 6000 }), env);
     expect(r.json.hookSpecificOutput.updatedInput).toEqual({ file_path: hookPath(join(dir, 'huge.txt')), offset: 6000, limit: 1 });
