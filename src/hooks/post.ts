@@ -6,6 +6,7 @@ import { ownValue } from '../state/record.js';
 import {
   learnedFor,
   readingContinued,
+  readingOf,
   withLearned,
   withModel,
   withoutPlan,
@@ -37,7 +38,7 @@ import { refusalNote, shortWindowNote, type NextWindow, type RefusalAdvice, type
 import { parseRefusal } from './refusal.js';
 import { askedLines, classifyRead, firstLine } from './request.js';
 import { modelCall, modelInput, readsBeside, usageToCome } from './transcript.js';
-import { learnFromUsage } from './usage.js';
+import { learnFromBanner, learnFromUsage } from './usage.js';
 
 /** Why `post` says nothing, for the trace. */
 export type NoNoteReason =
@@ -91,10 +92,15 @@ function afterSuccess(
   const file = regularFile(input.file_path, event.cwd);
   const returnedFirst = Math.max(1, out.startLine); // offset 0 labels line 1 as 0
   let kept = false;
+  // A partial page of this file whose banner `pre` could not read yet (the engine writes it late under load).
+  let bannerPending: string | undefined;
   if (file && input.limit !== undefined) {
-    // The window before this one, if `pre` could not learn from it yet (its reply's record came late): now, and
-    // this note's continuation is sized by it.
-    const learned = learnFromUsage(event, file.path, file.stat.size, file.stat.mtimeMs, state, ctx);
+    // What `pre` could not learn yet (a reply's record or a banner that came late): now, and this note's
+    // continuation is sized by it.
+    const before = readingOf(state, file.path, file.stat.size, file.stat.mtimeMs);
+    const fromBanner = before?.partialOf !== undefined ? learnFromBanner(event, file.path, before, ctx) : undefined;
+    if (before?.partialOf !== undefined && !fromBanner) bannerPending = before.partialOf;
+    const learned = fromBanner ?? learnFromUsage(event, file.path, file.stat.size, file.stat.mtimeMs, state, ctx);
     if (learned) state = withLearned(state, file.path, learned);
     kept = keepSeen(event, file, returnedFirst, state, ctx);
   }
@@ -118,7 +124,7 @@ function afterSuccess(
   const sizing = !file
     ? undefined
     : ((asked.because === 'partial-page' ? fromPartialPage(state, file, out, cap, ctx.deadline) : undefined) ??
-      sizingOf(state, ctx, file, true));
+      sizingOf(state, ctx, file, bannerPending === undefined));
   const next = file && sizing ? continuation(file.path, returnedLast + 1, end, cap, sizing, ctx.deadline) : undefined;
   const fitted = next?.window ?? (next ? undefined : { first: returnedLast + 1, lines: end - returnedLast });
   const after = fitted && namedWindow(fitted, lastLine, out.totalLines, asked.last);
@@ -154,7 +160,11 @@ function afterSuccess(
       nextFirst: named.first,
       nextLines: named.lines,
       at: ctx.now,
-      ...(asked.because === 'partial-page' ? { partialOf: event.tool_use_id } : {}),
+      ...(asked.because === 'partial-page'
+        ? { partialOf: event.tool_use_id }
+        : bannerPending !== undefined
+          ? { partialOf: bannerPending }
+          : {}),
       ...(hopeful ? { hopeful: true as const } : {}),
     };
     ctx.store.update(event.session_id, (s) => withReading(s, file.path, reading));

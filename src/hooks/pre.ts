@@ -1,17 +1,7 @@
 // PreToolUse on Read: lower `limit` to the largest prefix of the window that the engine will not refuse.
 import type { Stats } from 'node:fs';
 import { neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES } from '../estimate/cap.js';
-import {
-  readingContinued,
-  readingOf,
-  withLearned,
-  withModel,
-  withPlan,
-  withReading,
-  type Learned,
-  type Plan,
-  type Reading,
-} from '../state/session.js';
+import { readingContinued, readingOf, withPlan, type Plan } from '../state/session.js';
 import type { HookContext } from './context.js';
 import { fileAtRisk } from './small.js';
 import type { PreToolUse, ReadInput } from './input.js';
@@ -21,15 +11,13 @@ import {
   fitWindow,
   mayGamble,
   measureWindow,
-  remember,
   sizingFor,
   sizingFrom,
   type Sizing,
 } from './measure.js';
 import { clampedNote } from './note.js';
 import { askedLines, classifyRead, clampedInput, firstLine } from './request.js';
-import { bannerCount } from './transcript.js';
-import { learnFromUsage } from './usage.js';
+import { learnFromBanner, learnFromUsage } from './usage.js';
 
 export interface PreDecision {
   updatedInput: Record<string, unknown>;
@@ -113,29 +101,6 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   if (recorded) return { updatedInput: plan.updatedInput };
   return { updatedInput: plan.updatedInput, additionalContext: clampedNote(input.file_path, record) };
 }
-
-/** The engine's count of the whole file, from the banner of its partial page, once it is in the transcript: learned
- * like a refusal's count (this session and later ones), once. */
-function learnFromBanner(event: PreToolUse, path: string, reading: Reading, ctx: HookContext): Learned | undefined {
-  const count = bannerCount(event.transcript_path, reading.partialOf!);
-  // Not there yet: kept for the file's next hook, until the next note replaces the reading.
-  if (!count) return undefined;
-  const whole = measureWindow(path, 1, Infinity, ctx.deadline);
-  const { partialOf: _seen, ...rest } = reading;
-  if (whole.scan.timedOut || whole.pointTokens <= 0) return undefined;
-  const learned: Learned = {
-    size: reading.size,
-    mtimeMs: reading.mtimeMs,
-    ratio: count.tokens / whole.pointTokens,
-    at: ctx.now,
-  };
-  ctx.store.update(event.session_id, (s) =>
-    withReading(withModel(withLearned(s, path, learned, count.cap), count.model), path, rest),
-  );
-  remember(ctx, path, learned, count.model, { point: whole.groups, tokens: count.tokens, at: ctx.now });
-  return learned;
-}
-
 
 /** What becomes of a Read with no limit of a file under 256 KiB that is over the cap. `engine` (the default): the
  * engine's own partial page, whose banner holds the engine's count of the whole file, so every later window of the

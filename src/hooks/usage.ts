@@ -1,19 +1,21 @@
-// Learning a file's density from the usage the transcript records (docs/ENGINE.md 9.7): `post` keeps each window
-// that came back whole; the file's next hook, `pre` or `post`, reads what that window's result added to the model's
-// next request.
+// Learning a file's density from what the transcript records after the hooks ran: the usage (docs/ENGINE.md 9.7;
+// `post` keeps each window that came back whole, the file's next hook, `pre` or `post`, reads what that window's
+// result added to the model's next request), and a partial page's banner (the engine's count of the whole file).
 import { withFile } from '../state/memory.js';
 import {
   learnedFor,
   seenOf,
   withLearned,
   withModel,
+  withReading,
   withSeen,
   type Learned,
+  type Reading,
   type SessionState,
 } from '../state/session.js';
 import type { HookContext } from './context.js';
-import { usageRatio } from './measure.js';
-import { resultTokens } from './transcript.js';
+import { measureWindow, remember, usageRatio } from './measure.js';
+import { bannerCount, resultTokens } from './transcript.js';
 
 /** The density of a file whose last window came back whole and whose density no count has taught: from the tokens
  * the model's next request added for that window (the transcript's usage), learned for this session and later
@@ -42,5 +44,32 @@ export function learnFromUsage(
   // joined it, and a model's prior raised by that much calls more long lines unreadable (rounds benchmark: more
   // refusals and calls under the old Claude tokenizer).
   if (learned) ctx.store.updateMemory((m) => withFile(m, path, learned));
+  return learned;
+}
+
+/** The engine's count of the whole file, from the banner of its partial page, once it is in the transcript: learned
+ * like a refusal's count (this session and later ones), once. */
+export function learnFromBanner(
+  event: { session_id: string; transcript_path?: string | undefined },
+  path: string,
+  reading: Reading,
+  ctx: HookContext,
+): Learned | undefined {
+  const count = bannerCount(event.transcript_path, reading.partialOf!);
+  // Not there yet: kept for the file's next hook, until the next note replaces the reading.
+  if (!count) return undefined;
+  const whole = measureWindow(path, 1, Infinity, ctx.deadline);
+  const { partialOf: _seen, ...rest } = reading;
+  if (whole.scan.timedOut || whole.pointTokens <= 0) return undefined;
+  const learned: Learned = {
+    size: reading.size,
+    mtimeMs: reading.mtimeMs,
+    ratio: count.tokens / whole.pointTokens,
+    at: ctx.now,
+  };
+  ctx.store.update(event.session_id, (s) =>
+    withReading(withModel(withLearned(s, path, learned, count.cap), count.model), path, rest),
+  );
+  remember(ctx, path, learned, count.model, { point: whole.groups, tokens: count.tokens, at: ctx.now });
   return learned;
 }

@@ -185,6 +185,10 @@ describe('reads without a limit', () => {
     // The engine writes the banner after the hooks, and under load after the next Read's pre starts.
     const early = runHook('pre', { ...preEvent('sess-banner', 'b2', { file_path: file, offset: 1, limit: 3000 }), transcript_path: transcript }, env);
     expect(early.json.hookSpecificOutput.updatedInput.limit).toBe(fresh);
+    // Its post finds no banner either: the note's continuation keeps the margin, and the page is still looked for.
+    const ran = early.json.hookSpecificOutput.updatedInput;
+    const after = runHook('post', { ...postEvent('sess-banner', 'b2', ran, engineRead(file, ran.offset, ran.limit)), transcript_path: transcript }, env);
+    expect(after.json.hookSpecificOutput.additionalContext).toContain(`offset=${fresh + 1} limit=`);
     // Once there, it is read: a count far denser than the estimate clamps the next window far shorter.
     const banner = `[Truncated: PARTIAL view — ${file}: showing lines 1-1000 of 3001 total (90000 tokens, cap 25000). Call Read with offset=1001 limit=1000 for the next page.]`;
     writeFileSync(transcript, `${JSON.stringify({ type: 'attachment', attachment: { type: 'read_truncation_notice', banner, toolUseID: 'b1' } })}\n`);
