@@ -139,11 +139,9 @@ function afterSuccess(
     : undefined;
   // The next hook of the file learns its density from this window's usage, before the window named here runs:
   // so it is named as wide as the file could fit, and `pre` trims it to what fits by then (or by the estimate).
-  // Only where `pre` is known to run: it made the plan this Read ran by.
   const hopeful =
     file &&
     after &&
-    plan &&
     kept &&
     !knownDensity(state, ctx.store.readMemory(), fileKey(file)) &&
     usageToCome(event.transcript_path, event.tool_use_id)
