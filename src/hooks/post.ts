@@ -6,7 +6,6 @@ import { ownValue } from '../state/record.js';
 import {
   learnedFor,
   readingContinued,
-  readingOf,
   withLearned,
   withModel,
   withoutPlan,
@@ -38,7 +37,7 @@ import { refusalNote, shortWindowNote, type NextWindow, type RefusalAdvice, type
 import { parseRefusal } from './refusal.js';
 import { askedLines, classifyRead, firstLine } from './request.js';
 import { modelCall, modelInput, readsBeside, usageToCome } from './transcript.js';
-import { learnFromBanner, learnFromUsage } from './usage.js';
+import { learnFromTranscript } from './usage.js';
 
 /** Why `post` says nothing, for the trace. */
 export type NoNoteReason =
@@ -92,16 +91,14 @@ function afterSuccess(
   const file = regularFile(input.file_path, event.cwd);
   const returnedFirst = Math.max(1, out.startLine); // offset 0 labels line 1 as 0
   let kept = false;
-  // A partial page of this file whose banner `pre` could not read yet (the engine writes it late under load).
+  // A partial page of this file whose banner is not written yet (the engine writes records late under load).
   let bannerPending: string | undefined;
   if (file && input.limit !== undefined) {
     // What `pre` could not learn yet (a reply's record or a banner that came late): now, and this note's
     // continuation is sized by it.
-    const before = readingOf(state, file.path, file.stat.size, file.stat.mtimeMs);
-    const fromBanner = before?.partialOf !== undefined ? learnFromBanner(event, file.path, before, ctx) : undefined;
-    if (before?.partialOf !== undefined && !fromBanner) bannerPending = before.partialOf;
-    const learned = fromBanner ?? learnFromUsage(event, file.path, file.stat.size, file.stat.mtimeMs, state, ctx);
-    if (learned) state = withLearned(state, file.path, learned);
+    const told = learnFromTranscript(event, file.path, file.stat.size, file.stat.mtimeMs, state, ctx);
+    bannerPending = told.bannerPending;
+    if (told.learned) state = withLearned(state, file.path, told.learned);
     kept = keepSeen(event, file, returnedFirst, state, ctx);
   }
   const returnedLast = returnedFirst + out.numLines - 1;
@@ -145,7 +142,7 @@ function afterSuccess(
     kept &&
     !knownDensity(state, ctx.store.readMemory(), fileKey(file)) &&
     usageToCome(event.transcript_path, event.tool_use_id)
-      ? hopefulWindow(file.path, readingOn ?? after, readOnTo(), lastLine, out.totalLines, cap, ctx.deadline)
+      ? readOn(file.path, readingOn ?? after, readOnTo(), lastLine, out.totalLines, cap, HOPEFUL_SIZING, ctx.deadline)
       : undefined;
   if (file && after) {
     const named = hopeful ?? readingOn ?? after;
@@ -228,8 +225,8 @@ function readingOnLimit(event: PostToolUse, filePath: string, end: number, lastL
   return limit;
 }
 
-/** The longest window from the rest's first line that fits, past the end of the requested window and up to `to`;
- * undefined when it is no longer than the rest. */
+/** The longest window from the rest's first line that fits (sized this way), past the end of the requested window
+ * and up to `to`; undefined when it is no longer than the rest. */
 function readOn(
   path: string,
   rest: NextWindow,
@@ -243,23 +240,6 @@ function readOn(
   const fit = fitWindow(path, rest.first, budgetFor(path, cap, sizing, to - rest.first + 1), deadline);
   if (fit.scan.timedOut || fit.lines <= rest.lines) return undefined;
   const window = { first: rest.first, lines: Math.min(fit.lines, to - rest.first + 1) };
-  return to < lastLine ? window : namedWindow(window, lastLine, totalLines, undefined);
-}
-
-/** The widest window from the named one's first line, up to `to`, that fits if the file is as sparse as nearly
- * any file is (HOPEFUL_SIZING); undefined when it is no wider than the named one. */
-function hopefulWindow(
-  path: string,
-  named: NextWindow,
-  to: number,
-  lastLine: number,
-  totalLines: number,
-  cap: number,
-  deadline: number,
-): NextWindow | undefined {
-  const fit = fitWindow(path, named.first, budgetFor(path, cap, HOPEFUL_SIZING, to - named.first + 1), deadline);
-  if (fit.scan.timedOut || fit.lines <= named.lines) return undefined;
-  const window = { first: named.first, lines: Math.min(fit.lines, to - named.first + 1) };
   return to < lastLine ? window : namedWindow(window, lastLine, totalLines, undefined);
 }
 

@@ -17,7 +17,7 @@ import {
 } from './measure.js';
 import { clampedNote } from './note.js';
 import { askedLines, classifyRead, clampedInput, firstLine } from './request.js';
-import { learnFromBanner, learnFromUsage } from './usage.js';
+import { learnFromTranscript } from './usage.js';
 
 export interface PreDecision {
   updatedInput: Record<string, unknown>;
@@ -64,10 +64,8 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   const cap = resolveCap(ctx.env, state.cap).cap;
   const { size, mtimeMs } = file.stat;
   const reading = readingOf(state, file.path, size, mtimeMs);
-  // A partial page's banner, now in the transcript, holds the engine's count of the whole file.
-  const fromBanner = reading?.partialOf !== undefined ? learnFromBanner(event, file.path, reading, ctx) : undefined;
-  // Else the last window that came back: what the model's next request added for it, in the model's tokens.
-  const fromUsage = fromBanner ?? learnFromUsage(event, file.path, size, mtimeMs, state, ctx);
+  // What the transcript has told since the file's last hook: a partial page's banner, or the last window's usage.
+  const { learned: fromUsage, bannerPending } = learnFromTranscript(event, file.path, size, mtimeMs, state, ctx);
   // The window a note of ours named runs as named: it was sized to fit when the note was written, unless the
   // engine or the usage has told the file's density since, or it was named wider, for this hook to trim.
   const named =
@@ -75,10 +73,8 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
       ? readingContinued(state, file.path, size, mtimeMs, request.first, request.lines)
       : undefined;
   if (!fromUsage && named && !named.hopeful) return { pass: 'named-continuation' };
-  // After a partial page whose banner is not in the transcript yet (the engine writes it asynchronously; under load
-  // it can come after this hook starts), the file's density is unknown: the window is sized as a first one.
-  const bannerPending = reading?.partialOf !== undefined && !fromBanner;
-  const followOn = reading !== undefined && !bannerPending;
+  // While a partial page's banner is not written yet, the file's density is unknown: sized as a first window.
+  const followOn = reading !== undefined && bannerPending === undefined;
   const sizing = fromUsage
     ? sizingFor(fromUsage)
     : sizingFrom(state, ctx.store.readMemory(), { path: file.path, size, mtimeMs }, followOn, ctx.now);

@@ -32,7 +32,6 @@ export function tooSmallToMatter(json: unknown, env: NodeJS.ProcessEnv): boolean
   return typeof filePath === 'string' && !fileAtRisk(filePath, event!.cwd, env);
 }
 
-
 /** The same for `post`: true when it would certainly say nothing about a Read of such a file. `pre` planned
  * nothing for it and the engine refuses none of its windows on tokens or size, so only a window that came back short
  * of what was asked (another hook may have shortened it) is left to explain: not a read with no limit, nor one that
@@ -47,8 +46,7 @@ export function quietPost(json: unknown, env: NodeJS.ProcessEnv): boolean {
   if (event.hook_event_name === 'PostToolUseFailure') return true;
   if (event.hook_event_name !== 'PostToolUse') return false;
   if (event.tool_input.limit === undefined) return true;
-  const file = event.tool_response?.file;
-  const { startLine, numLines, totalLines } = file ?? {};
+  const { startLine, numLines, totalLines } = event.tool_response?.file ?? {};
   if (typeof startLine !== 'number' || typeof numLines !== 'number' || typeof totalLines !== 'number') return false;
   return numLines === 0 || Math.max(1, startLine) + numLines - 1 >= totalLines;
 }

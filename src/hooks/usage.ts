@@ -4,6 +4,7 @@
 import { withFile } from '../state/memory.js';
 import {
   learnedFor,
+  readingOf,
   seenOf,
   withLearned,
   withModel,
@@ -17,10 +18,30 @@ import type { HookContext } from './context.js';
 import { measureWindow, remember, usageRatio } from './measure.js';
 import { bannerCount, resultTokens } from './transcript.js';
 
+/** What the transcript has told about a file since its last hook, which neither `post` of that hook's Read nor
+ * anything before could read: the engine's count of the whole file from a partial page's banner, else the model's
+ * count of the last window that came back (its usage). `bannerPending` names a partial page whose banner is not
+ * written yet (the engine writes records asynchronously): the file's density is then unknown. */
+export function learnFromTranscript(
+  event: { session_id: string; transcript_path?: string | undefined; tool_use_id: string },
+  path: string,
+  size: number,
+  mtimeMs: number,
+  state: SessionState,
+  ctx: HookContext,
+): { learned: Learned | undefined; bannerPending: string | undefined } {
+  const reading = readingOf(state, path, size, mtimeMs);
+  const fromBanner = reading?.partialOf !== undefined ? learnFromBanner(event, path, reading, ctx) : undefined;
+  return {
+    learned: fromBanner ?? learnFromUsage(event, path, size, mtimeMs, state, ctx),
+    bannerPending: fromBanner ? undefined : reading?.partialOf,
+  };
+}
+
 /** The density of a file whose last window came back whole and whose density no count has taught: from the tokens
  * the model's next request added for that window (the transcript's usage), learned for this session and later
  * ones. Tried by each hook of the file until the file's next window replaces the one kept. */
-export function learnFromUsage(
+function learnFromUsage(
   event: { session_id: string; transcript_path?: string | undefined; tool_use_id: string },
   path: string,
   size: number,
@@ -49,7 +70,7 @@ export function learnFromUsage(
 
 /** The engine's count of the whole file, from the banner of its partial page, once it is in the transcript: learned
  * like a refusal's count (this session and later ones), once. */
-export function learnFromBanner(
+function learnFromBanner(
   event: { session_id: string; transcript_path?: string | undefined },
   path: string,
   reading: Reading,
