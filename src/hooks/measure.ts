@@ -28,43 +28,63 @@ export interface Measured extends FitResult {
 
 /** How a file's windows are sized: engine tokens per estimated token, the margin kept on top, whether the
  * engine's skip rule (short windows are never counted) can be trusted for it, the weights when a model's counts
- * corrected them, and whether a window whose point estimate fits may run as asked. */
+ * corrected them, whether a window whose point estimate fits may run as asked, and whether the last window of a
+ * reading may (the rest of the file, or of the model's own window: `gambleOnRest`). */
 export interface Sizing {
   ratio: number;
   safety: number;
   noFloor: boolean;
   weights?: Weights;
   gamble: boolean;
+  gambleOnRest: boolean;
 }
 
-export const PRIOR_SIZING: Sizing = { ratio: 1, safety: PRIOR_SAFETY, noFloor: false, gamble: false };
+export const PRIOR_SIZING: Sizing = {
+  ratio: 1,
+  safety: PRIOR_SAFETY,
+  noFloor: false,
+  gamble: false,
+  gambleOnRest: false,
+};
 
 /** For a window named before the file's density is known, for `pre` to trim when it runs (weights.ts). */
-export const HOPEFUL_SIZING: Sizing = { ratio: HOPEFUL_RATIO, safety: 1, noFloor: false, gamble: false };
+export const HOPEFUL_SIZING: Sizing = { ...PRIOR_SIZING, ratio: HOPEFUL_RATIO, safety: 1 };
 
 /** The file's learned density when the engine taught one (this session or an earlier one); else the calibration,
  * raised where the model's own counts ran denser: with its full margin for the first window of the file, a narrower
  * one, and leave to gamble, for the windows after it. After a refusal nothing gambles, so a file is refused at most
  * once. A model's counts never lower the estimate: on the rounds benchmark, windows sized from the factors a
- * sparser model's counts taught were refused more often than they saved (a token group holds many kinds of text). */
+ * sparser model's counts taught were refused more often than they saved (a token group holds many kinds of text).
+ *
+ * A learned density keeps its margin for every window but the last of a reading: the rest, when its point estimate
+ * fits, is named whole. Clamped, it would leave a tail of a few lines for a round of its own (two rounds for sure);
+ * named whole, it takes one, or three if refused, and it is refused less than half the time. */
 export function sizingFor(
-  learned: Pick<Learned, 'ratio' | 'noFloor'> | undefined,
+  learned: Pick<Learned, 'ratio' | 'noFloor' | 'refused'> | undefined,
   followOn = false,
   prior?: ModelPrior,
 ): Sizing {
-  if (learned)
-    return { ratio: learned.ratio, safety: LEARNED_SAFETY, noFloor: learned.noFloor === true, gamble: false };
+  if (learned) {
+    return {
+      ratio: learned.ratio,
+      safety: LEARNED_SAFETY,
+      noFloor: learned.noFloor === true,
+      gamble: false,
+      gambleOnRest: followOn && learned.refused !== true,
+    };
+  }
   const base = prior ? { ...PRIOR_SIZING, weights: prior.sizingWeights } : PRIOR_SIZING;
-  return followOn ? { ...base, safety: FOLLOW_SAFETY, gamble: true } : base;
+  return followOn ? { ...base, safety: FOLLOW_SAFETY, gamble: true, gambleOnRest: true } : base;
 }
 
 /** Whether a window sized this way may still be widened to one whose point estimate fits: a gamble that saves a
- * round when it runs and costs one when refused. */
-export function mayGamble(sizing: Sizing): boolean {
-  return sizing.gamble;
+ * round when it runs and costs one when refused. `rest`: the window is the last of its reading. */
+export function mayGamble(sizing: Sizing, rest = false): boolean {
+  return sizing.gamble || (rest && sizing.gambleOnRest);
 }
 
-/** Whether the whole window from `first` fits by its point estimate, without the margin. */
+/** Whether the whole window from `first` fits by its point estimate, without the margin, and whether it reaches
+ * the end of the file. */
 export function fitsAtPoint(
   path: string,
   first: number,
@@ -72,9 +92,10 @@ export function fitsAtPoint(
   cap: number,
   sizing: Sizing,
   deadline: number,
-): boolean {
+): { fits: boolean; eof: boolean } {
   const fit = fitWindow(path, first, budgetFor(path, cap, { ...sizing, safety: 1 }, lines), deadline);
-  return !fit.scan.timedOut && fit.whole && fit.lines > 0;
+  const fits = !fit.scan.timedOut && fit.whole && fit.lines > 0;
+  return { fits, eof: fits && fit.scan.eof };
 }
 
 /** How a file's windows are sized from what the session and earlier sessions know: the file's learned density,
@@ -198,7 +219,7 @@ export function continuation(
   if (fit.scan.timedOut || fit.scan.startBeyondEnd || fit.lines === 0) return undefined;
   // When the whole rest fits by its point estimate, it is named whole: no short tail left for a round of its own.
   const lines =
-    !fit.whole && mayGamble(sizing) && fitsAtPoint(path, past.nextFitting, rest, cap, sizing, deadline)
+    !fit.whole && mayGamble(sizing, true) && fitsAtPoint(path, past.nextFitting, rest, cap, sizing, deadline).fits
       ? rest
       : Math.min(fit.lines, rest);
   return { window: { first: past.nextFitting, lines }, oversize: past.oversize };

@@ -257,7 +257,7 @@ function fromPartialPage(
   const whole = measureWindow(file.path, 1, Infinity, deadline);
   if (whole.scan.timedOut || whole.pointTokens <= 0) return undefined;
   const tokens = (out.totalLines * cap * ENGINE_PAGE_FILL) / out.numLines;
-  return sizingFor({ ratio: tokens / whole.pointTokens });
+  return sizingFor({ ratio: tokens / whole.pointTokens }, true);
 }
 
 function done(file: FileAtHand, asked: Asked, now: number): Reading {
@@ -379,6 +379,7 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
       size,
       mtimeMs,
       ratio: refusal.tokens / refused.pointTokens,
+      refused: true,
       at: ctx.now,
       ...(noFloor ? { noFloor } : {}),
     };

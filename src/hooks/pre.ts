@@ -34,7 +34,8 @@ export type PassReason =
   | 'start-beyond-end'
   | 'timed-out'
   | 'fits'
-  | 'worth-the-risk' // not the file's first window, and its point estimate fits: one round if it runs, two if clamped
+  | 'worth-the-risk' // not the file's first window (or the last of a reading, for a learned density), and its point
+  // estimate fits: one round if it runs, two if clamped
   | 'first-line-over-cap'; // no window helps; post explains the engine's refusal
 
 export type WindowPlan =
@@ -76,9 +77,10 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   // While a partial page's banner is not written yet, the file's density is unknown: sized as a first window.
   const followOn = reading !== undefined && bannerPending === undefined;
   const sizing = fromUsage
-    ? sizingFor(fromUsage)
+    ? sizingFor(fromUsage, true)
     : sizingFrom(state, ctx.store.readMemory(), { path: file.path, size, mtimeMs }, followOn, ctx.now);
-  const plan = planWindow(input, file, cap, sizing, ctx.deadline, wholeReads(ctx.env));
+  const readingLast = named && named.askedLast > 0 ? named.askedLast : undefined;
+  const plan = planWindow(input, file, cap, sizing, ctx.deadline, wholeReads(ctx.env), readingLast);
   if (plan.kind === 'pass') return { pass: plan.reason };
 
   const record: Plan = {
@@ -111,7 +113,8 @@ export function wholeReads(env: NodeJS.ProcessEnv): WholeReads {
 }
 
 /** What `pre` does with a Read of a regular file under a cap, sized for this file. Shared with the `estimate`
- * dry run, so the two cannot drift. */
+ * dry run, so the two cannot drift. `readingLast`: the last line of the model's own window, when this Read
+ * continues it as a note of ours named. */
 export function planWindow(
   input: ReadInput,
   file: { path: string; stat: Pick<Stats, 'size'> },
@@ -119,6 +122,7 @@ export function planWindow(
   sizing: Sizing,
   deadline: number,
   whole: WholeReads = 'engine',
+  readingLast?: number,
 ): WindowPlan {
   const request = classifyRead(input);
   if (request.kind === 'pass') return { kind: 'pass', reason: 'not-a-window' };
@@ -144,12 +148,10 @@ export function planWindow(
   if (fit.whole && !needsLimit) return { kind: 'pass', reason: 'fits' };
   if (fit.lines === 0) return { kind: 'pass', reason: 'first-line-over-cap' };
   // Past the first window of a file, a window whose point estimate fits runs as asked: clamped, it would take two.
-  if (
-    asked !== undefined &&
-    mayGamble(sizing) &&
-    fitsAtPoint(file.path, first, asked, cap, sizing, deadline)
-  ) {
-    return { kind: 'pass', reason: 'worth-the-risk' };
+  if (asked !== undefined && mayGamble(sizing, true)) {
+    const point = fitsAtPoint(file.path, first, asked, cap, sizing, deadline);
+    const rest = point.eof || (readingLast !== undefined && first + asked - 1 >= readingLast);
+    if (point.fits && mayGamble(sizing, rest)) return { kind: 'pass', reason: 'worth-the-risk' };
   }
   // A whole read under 256 KiB is never refused, only paged: when its estimate without the margin fits, the
   // engine most likely returns all of it in one round.

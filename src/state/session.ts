@@ -22,11 +22,14 @@ export interface Plan {
 export interface Learned {
   size: number;
   mtimeMs: number;
-  /** Engine tokens per estimated token, from the engine's own count of a refused window. */
+  /** Engine tokens per estimated token: from the engine's count of a refused window or of the whole file (a partial
+   * page's banner), or from the model's count of a window that came back (the usage). */
   ratio: number;
   /** The engine refused a window short enough that its skip rule should never have counted it: the rule does not
    * hold for this file (another engine build, another tokenizer path), so no window of it is trusted on length. */
   noFloor?: boolean;
+  /** A refusal taught it: the file has cost a round already, so no window of it is sized to a gamble again. */
+  refused?: boolean;
   at: number;
 }
 
@@ -223,7 +226,8 @@ export function isLearned(l: unknown): l is Learned {
     isRecord(l) &&
     allFinite(l, ['size', 'mtimeMs', 'ratio', 'at']) &&
     (l.ratio as number) > 0 &&
-    (l.noFloor === undefined || typeof l.noFloor === 'boolean')
+    (l.noFloor === undefined || typeof l.noFloor === 'boolean') &&
+    (l.refused === undefined || typeof l.refused === 'boolean')
   );
 }
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { namedWindow, PRIOR_SIZING, sizingFor } from '../../src/hooks/measure';
+import { continuation, namedWindow, PRIOR_SIZING, sizingFor } from '../../src/hooks/measure';
 import { FOLLOW_SAFETY, PRIOR_SAFETY } from '../../src/estimate/weights';
 import { planWindow } from '../../src/hooks/pre';
 import { prose } from '../helpers/text';
@@ -40,9 +40,62 @@ describe('planWindow', () => {
 
   it('never gambles once a refusal taught the file\'s density: a file is refused at most once', () => {
     const p = planWindow(
-      { file_path: file, offset: 1, limit: asked }, { path: file, stat }, 25_000, sizingFor({ ratio: 1 }, true), later,
+      { file_path: file, offset: 1, limit: asked }, { path: file, stat }, 25_000,
+      sizingFor({ ratio: 1, refused: true }, true), later,
     );
     expect(p.kind).toBe('clamp');
+  });
+
+  describe('with a density the usage taught (no refusal yet)', () => {
+    const taught = sizingFor({ ratio: 1 }, true);
+    const refused = sizingFor({ ratio: 1, refused: true }, true);
+    const plan = (offset: number, limit: number, sizing = taught, readingLast?: number) =>
+      planWindow({ file_path: file, offset, limit }, { path: file, stat }, 25_000, sizing, later, 'engine', readingLast);
+    // The last lines of the file, as many as fit by the point estimate but not with the learned margin.
+    const restFrom = (() => {
+      for (let from = 2000; from > 0; from -= 10) {
+        const p = plan(from, 3002 - from, refused);
+        if (p.kind === 'clamp' && p.lines < 3001 - from && p.lines > (3001 - from) * 0.96) return from;
+      }
+      throw new Error('no rest of the fixture is just over the margin');
+    })();
+
+    it('lets the rest of the file run when its point estimate fits: clamped, it would leave a tail', () => {
+      expect(plan(restFrom, 3002 - restFrom)).toEqual({ kind: 'pass', reason: 'worth-the-risk' });
+    });
+
+    it('lets the rest of the model\'s own window run, when this Read continues it', () => {
+      const from = restFrom - 1000;
+      const lines = 3001 - restFrom;
+      expect(plan(from, lines, taught, from + lines - 1)).toEqual({ kind: 'pass', reason: 'worth-the-risk' });
+    });
+
+    it('clamps a window of the same size that is not the last of its reading', () => {
+      expect(plan(restFrom - 1000, 3001 - restFrom).kind).toBe('clamp');
+      expect(plan(restFrom - 1000, 3001 - restFrom, taught, 2999).kind).toBe('clamp');
+    });
+
+    it('clamps the rest once a refusal taught the density', () => {
+      expect(plan(restFrom, 3002 - restFrom, refused).kind).toBe('clamp');
+    });
+
+    it('a note names the rest of the file whole when its point estimate fits, unless a refusal taught the density', () => {
+      // prose() ends with a newline: the engine counts 3001 lines, 3000 of them wanted.
+      expect(continuation(file, restFrom, 3000, 25_000, taught, later)?.window).toEqual({
+        first: restFrom,
+        lines: 3001 - restFrom,
+      });
+      const careful = continuation(file, restFrom, 3000, 25_000, refused, later)?.window;
+      expect(careful?.lines).toBeLessThan(3001 - restFrom);
+    });
+
+    it('clamps the rest of a file read for the first time in this session', () => {
+      const p = planWindow(
+        { file_path: file, offset: restFrom, limit: 3002 - restFrom }, { path: file, stat }, 25_000,
+        sizingFor({ ratio: 1 }, false), later,
+      );
+      expect(p.kind).toBe('clamp');
+    });
   });
 
   it('a later window clamps with the narrower margin: a larger window than the first', () => {
