@@ -2,7 +2,7 @@
 // whatever reads the file; the fit keeps counts only.
 import { TokenTally } from './density.js';
 import { pointByGroup } from './groups.js';
-import type { Weights } from './weights.js';
+import { SAME_TEXT_SPREAD, type Weights } from './weights.js';
 
 export interface Budget {
   /** The engine's token cap. */
@@ -17,6 +17,9 @@ export interface Budget {
   maxLines: number;
   /** Weights in place of the calibrated ones: what a model's counts taught (state/model.ts). */
   weights?: Weights;
+  /** Characters (UTF-16 units) per engine token in a window of this file the engine refused: a second measure of
+   * the file's density, believed where the estimate sees text of the same kind (`SAME_TEXT_SPREAD`). */
+  charsPerToken?: number;
 }
 
 export interface FitResult {
@@ -143,6 +146,17 @@ export class WindowFit {
   }
 
   private fits(): boolean {
-    return this.tally.chars <= this.budget.charFloor || this.safeTokens() <= this.budget.cap;
+    const chars = this.tally.chars;
+    if (chars <= this.budget.charFloor) return true;
+    const safe = this.safeTokens();
+    if (safe > this.budget.cap) return false;
+    // Where the estimate sees the same kind of text as the refused window, or a little sparser, the refused window's
+    // characters per token bound the window too: the estimate's own sense of "sparser" is what a refusal proved
+    // wrong once (rounds benchmark: every file refused twice was refused where the estimate thinned and the count
+    // did not). Text the estimate finds much sparser (prose after CJK) is another kind, sized by the estimate.
+    const cpt = this.budget.charsPerToken;
+    if (cpt === undefined) return true;
+    const estimatedCpt = (chars * this.budget.safety) / Math.max(safe, Number.MIN_VALUE);
+    return estimatedCpt > cpt * SAME_TEXT_SPREAD || (chars * this.budget.safety) / cpt <= this.budget.cap;
   }
 }

@@ -41,3 +41,7 @@ export const LEARNED_SAFETY = 1.05;
  * when it runs, once the usage of the window before it has told the density: sparser than nearly every file under
  * the sparsest tokenizer measured (docs/ROUNDS.md), so the trim, not the name, decides the window's size. */
 export const HOPEFUL_RATIO = 0.6;
+
+/** How much sparser than a refused window (in characters per token) the estimate may find a window of the same file
+ * and still be taken for the same kind of text, whose characters per token the refusal measured. */
+export const SAME_TEXT_SPREAD = 1.25;

@@ -37,6 +37,8 @@ export interface Sizing {
   weights?: Weights;
   gamble: boolean;
   gambleOnRest: boolean;
+  /** Characters per engine token in the window a refusal counted (fit.ts). */
+  charsPerToken?: number;
 }
 
 export const PRIOR_SIZING: Sizing = {
@@ -60,7 +62,7 @@ export const HOPEFUL_SIZING: Sizing = { ...PRIOR_SIZING, ratio: HOPEFUL_RATIO, s
  * fits, is named whole. Clamped, it would leave a tail of a few lines for a round of its own (two rounds for sure);
  * named whole, it takes one, or three if refused, and it is refused less than half the time. */
 export function sizingFor(
-  learned: Pick<Learned, 'ratio' | 'noFloor' | 'refused'> | undefined,
+  learned: Pick<Learned, 'ratio' | 'noFloor' | 'refused' | 'charsPerToken'> | undefined,
   followOn = false,
   prior?: ModelPrior,
 ): Sizing {
@@ -71,6 +73,7 @@ export function sizingFor(
       noFloor: learned.noFloor === true,
       gamble: false,
       gambleOnRest: followOn && learned.refused !== true,
+      ...(learned.charsPerToken ? { charsPerToken: learned.charsPerToken } : {}),
     };
   }
   const base = prior ? { ...PRIOR_SIZING, weights: prior.sizingWeights } : PRIOR_SIZING;
@@ -149,6 +152,7 @@ export function budgetFor(path: string, cap: number, sizing: Sizing, maxLines: n
     maxLines,
   };
   if (sizing.weights) budget.weights = sizing.weights;
+  if (sizing.charsPerToken) budget.charsPerToken = sizing.charsPerToken;
   return budget;
 }
 

@@ -150,6 +150,8 @@ export interface RefusalAdvice {
   oversize?: OversizeLines;
   /** The window after the oversize lines, when the first lines cannot be read at all. */
   after: NextWindow | undefined;
+  /** The refused window reached the end of the file: no lines follow the oversize ones at all. */
+  fileEnds?: boolean;
 }
 
 /** The note after the engine refused a window anyway. */
@@ -177,7 +179,9 @@ export function refusalNote(a: RefusalAdvice): string {
     parts.push(
       a.after
         ? `Reading goes on with offset=${a.after.first} limit=${a.after.lines}.`
-        : 'No lines follow them in that window.',
+        : a.fileEnds
+          ? 'Nothing is left of the file.'
+          : 'No lines follow them in that window.',
     );
   }
   return parts.join(' ');

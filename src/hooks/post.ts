@@ -367,6 +367,7 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
   let sizing = sizingOf(state, ctx, file, false);
   let charsPerToken: number | undefined;
   let refusedLast: number | undefined;
+  let refusedToEnd = false;
   if (refusal.kind === 'tokens') {
     // The engine's count of this very window tells the file's density better than any prior.
     const refused = measureWindow(file.path, first, maxLines, ctx.deadline);
@@ -380,12 +381,14 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
       mtimeMs,
       ratio: refusal.tokens / refused.pointTokens,
       refused: true,
+      charsPerToken: refused.chars / refusal.tokens,
       at: ctx.now,
       ...(noFloor ? { noFloor } : {}),
     };
     sizing = sizingFor(learned);
     charsPerToken = refused.chars / refusal.tokens;
     refusedLast = first + wantedLines(refused, endsNl) - 1;
+    refusedToEnd = refused.scan.eof && refused.whole;
     const model = modelCall(event.transcript_path, event.tool_use_id)?.model;
     ctx.store.update(event.session_id, (s) => withModel(withLearned(s, file.path, learned, refusal.cap), model));
     remember(ctx, file.path, learned, model, { point: refused.groups, tokens: refusal.tokens, at: ctx.now });
@@ -430,6 +433,8 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
       if (!after.scan.timedOut && !after.scan.startBeyondEnd && after.lines > 0) {
         advice.after = { first: past.nextFitting, lines: wantedLines(after, endsNl) };
       }
+    } else if (refusedToEnd) {
+      advice.fileEnds = true;
     }
   }
   // A refused continuation of ours stays part of its reading: following the advice gets the next note.

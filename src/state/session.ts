@@ -30,6 +30,8 @@ export interface Learned {
   noFloor?: boolean;
   /** A refusal taught it: the file has cost a round already, so no window of it is sized to a gamble again. */
   refused?: boolean;
+  /** The refused window's characters per engine token. */
+  charsPerToken?: number;
   at: number;
 }
 
@@ -227,7 +229,8 @@ export function isLearned(l: unknown): l is Learned {
     allFinite(l, ['size', 'mtimeMs', 'ratio', 'at']) &&
     (l.ratio as number) > 0 &&
     (l.noFloor === undefined || typeof l.noFloor === 'boolean') &&
-    (l.refused === undefined || typeof l.refused === 'boolean')
+    (l.refused === undefined || typeof l.refused === 'boolean') &&
+    (l.charsPerToken === undefined || (isFiniteNumber(l.charsPerToken) && l.charsPerToken > 0))
   );
 }
 

@@ -9,10 +9,14 @@ import {
   runHook,
 } from '../helpers/hook';
 import { prose } from '../helpers/text';
+import { estimateTokens } from '../../src/estimate/density';
+import { LEARNED_SAFETY, SAME_TEXT_SPREAD } from '../../src/estimate/weights';
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
 const session = 'sess-cli-1';
+const DENSER = 'the quick brown fox, and the lazy dog; then 12 more of them';
+const SPARSER = 'The quick brown foxes jumped over the lazy dogs and went on.';
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'rcp-cli-'));
@@ -22,6 +26,9 @@ beforeAll(() => {
   writeFileSync(join(dir, 'huge.txt'), prose(5000)); // over 256 KiB
   writeFileSync(join(dir, 'crlf.txt'), prose(3000).replace(/\n/g, '\r\n'));
   writeFileSync(join(dir, 'long-line.txt'), `short first line\n${'x'.repeat(450_000)}\nthird\nfourth\n`);
+  writeFileSync(join(dir, 'long-last.txt'), `short first line\n${'x'.repeat(450_000)}\n`);
+  // Two kinds of prose the estimate tells apart by about a fifth (characters per token 3.0 and 3.6).
+  writeFileSync(join(dir, 'thinning.txt'), `${`${DENSER}\n`.repeat(1500)}${`${SPARSER}\n`.repeat(3000)}`);
   mkdirSync(join(dir, 'a-dir'));
   execFileSync('mkfifo', [join(dir, 'fifo.txt')]); // under Wine too: a Unix FIFO seen through drive Z:
   symlinkSync(join(dir, 'loop-b'), join(dir, 'loop-a'));
@@ -321,6 +328,25 @@ describe('post after a refusal', () => {
       .toBeLessThan(fresh.json.hookSpecificOutput.updatedInput.limit / 2);
   });
 
+  it('after a refusal, text the estimate finds a little sparser is held to the refused window\'s characters per token', () => {
+    const file = join(dir, 'thinning.txt');
+    const s = 'sess-thinning';
+    const perLine = (t: string) => estimateTokens(`${t}\n`);
+    // The precondition: the estimate finds the second kind sparser, by less than the spread it believes a refusal in.
+    const thinner = (perLine(DENSER) / DENSER.length) / (perLine(SPARSER) / SPARSER.length);
+    expect(thinner).toBeGreaterThan(1.1);
+    expect(thinner).toBeLessThan(SAME_TEXT_SPREAD);
+    // The engine counts the denser lines at 3.05 characters per token, and would count the sparser ones alike.
+    const tokens = Math.round((1500 * (DENSER.length + 1)) / 3.05);
+    runHook('post', failureEvent(s, 't1', { file_path: file, offset: 1, limit: 1500 }, `File content (${tokens} tokens) exceeds maximum allowed tokens (25000).`), env);
+    const pre = runHook('pre', preEvent(s, 't2', { file_path: file, offset: 1501, limit: 3000 }), env);
+    const limit: number = pre.json.hookSpecificOutput.updatedInput.limit;
+    // The cap's worth of characters at 3.05 per token, less the learned margin; by the estimate alone ~20% more.
+    const byChars = (25_000 * 3.05) / LEARNED_SAFETY / (SPARSER.length + 1);
+    expect(limit).toBeLessThanOrEqual(Math.floor(byChars));
+    expect(limit).toBeGreaterThan(byChars * 0.97);
+  });
+
   it('a line alone over the cap: says so, names the way out and where reading goes on', () => {
     const file = join(dir, 'long-line.txt');
     const fail = runHook('post', failureEvent('sess-long', 'l1', { file_path: file, offset: 2, limit: 3 }, 'File content (112500 tokens) exceeds maximum allowed tokens (25000).'), env);
@@ -332,6 +358,20 @@ describe('post after a refusal', () => {
       ? `for example \`sed -n '2p' '${hookPath(file)}' | cut -c 1-20000\` in Git Bash, or \`@(Get-Content -LiteralPath '${hookPath(file)}' -TotalCount 2)[-1][0..19999] -join ''\` in PowerShell. Reading goes on`
       : `for example \`sed -n '2p' ${file} | cut -c 1-20000\`. Reading goes on`);
     expect(advice).toContain('Reading goes on with offset=3 limit=2.');
+  });
+
+  it('a line alone over the cap at the end of the file: the note says nothing is left, not to try a smaller window', () => {
+    const file = join(dir, 'long-last.txt');
+    const refused = 'File content (112500 tokens) exceeds maximum allowed tokens (25000).';
+    const toEnd = runHook('post', failureEvent('sess-last', 'e1', { file_path: file, offset: 2, limit: 2000 }, refused), env);
+    const note: string = toEnd.json.hookSpecificOutput.additionalContext;
+    expect(note).toContain('Line 2 alone is over the cap');
+    expect(note).toMatch(/Nothing is left of the file\.$/);
+    expect(note).not.toMatch(/offset=\d/);
+    // A window that ended on that line says nothing of the lines after it.
+    const inner = join(dir, 'long-line.txt');
+    const shortOne = runHook('post', failureEvent('sess-last', 'e2', { file_path: inner, offset: 2, limit: 1 }, refused), env);
+    expect(shortOne.json.hookSpecificOutput.additionalContext).toMatch(/No lines follow them in that window\.$/);
   });
 
   it('a window clamped just before a line alone over the cap: the note skips it and continues after', () => {

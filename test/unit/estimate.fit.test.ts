@@ -47,6 +47,26 @@ describe('WindowFit boundaries', () => {
     expect(r.chars).toBeLessThanOrEqual(2500);
   });
 
+  it('after a refusal, bounds text of the same kind by the refused window\'s characters per token', () => {
+    // The refusal measured 3 characters per engine token; this prose is estimated sparser, by less than the spread.
+    const chars = (line.length + 1) / perLine; // characters per estimated token of the prose
+    const cpt = chars / 1.2;
+    const cap = 100 * perLine;
+    const bounded = run(Array(1000).fill(line), budget({ cap, charsPerToken: cpt }));
+    // The cap's worth of characters at the refused density: 100 × perLine tokens × cpt characters.
+    expect(bounded.chars).toBeLessThanOrEqual(cap * cpt);
+    expect(bounded.chars).toBeGreaterThan(cap * cpt - line.length - 1);
+    expect(bounded.lines).toBeLessThan(run(Array(1000).fill(line), budget({ cap })).lines);
+  });
+
+  it('after a refusal, sizes text the estimate finds of another kind (much sparser) by the estimate alone', () => {
+    const chars = (line.length + 1) / perLine;
+    const cap = 100 * perLine;
+    const alone = run(Array(1000).fill(line), budget({ cap }));
+    // A refusal in CJK text, at about one character per token: the prose after it is not bounded by that.
+    expect(run(Array(1000).fill(line), budget({ cap, charsPerToken: chars / 3 }))).toEqual(alone);
+  });
+
   it('stops at maxLines and reports the window whole', () => {
     const r = run(Array(50).fill(line), budget({ cap: 1e9, maxLines: 10 }));
     expect(r).toMatchObject({ lines: 10, whole: true });

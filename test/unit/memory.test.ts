@@ -30,10 +30,11 @@ describe('memory across sessions', () => {
 
   it('a damaged or hostile file yields only its well-formed entries', () => {
     expect(normalizeMemory('x', 4)).toEqual(emptyMemory());
-    const raw = JSON.parse('{"files":{"/a":{"size":1,"mtimeMs":1,"ratio":0,"at":1},"/b":{"size":1,"mtimeMs":1,"ratio":1.2,"at":1,"noFloor":true},"__proto__":{"size":1,"mtimeMs":1,"ratio":1,"at":1}},'
+    const raw = JSON.parse('{"files":{"/a":{"size":1,"mtimeMs":1,"ratio":0,"at":1},"/b":{"size":1,"mtimeMs":1,"ratio":1.2,"at":1,"noFloor":true},"/c":{"size":1,"mtimeMs":1,"ratio":1.2,"at":1,"refused":true,"charsPerToken":-3},"/d":{"size":1,"mtimeMs":1,"ratio":1.2,"at":1,"refused":true,"charsPerToken":2.5},"__proto__":{"size":1,"mtimeMs":1,"ratio":1,"at":1}},'
       + '"models":{"m":{"observations":[{"point":[1,2,3,4],"tokens":5,"at":1},{"point":[1,2],"tokens":5,"at":1},{"point":[1,2,3,-4],"tokens":5,"at":1}]},"bad name":{"observations":[]}},"lastModel":7}');
     const m = normalizeMemory(raw, 4);
-    expect(Object.keys(m.files).sort()).toEqual(['/b', '__proto__']);
+    expect(Object.keys(m.files).sort()).toEqual(['/b', '/d', '__proto__']);
+    expect(m.files['/d']).toMatchObject({ refused: true, charsPerToken: 2.5 });
     expect(Object.getPrototypeOf(m.files)).toBe(Object.prototype);
     expect(m.models.m?.observations).toHaveLength(1);
     expect(Object.keys(m.models)).toEqual(['m']);

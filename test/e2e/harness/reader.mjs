@@ -1,5 +1,6 @@
 // The scripted model: a reader that pages through files by following any `offset=N limit=M` it is told (a hook
-// note, the engine's own PARTIAL banner), and halves its window after a refusal that nobody explains.
+// note, the engine's own PARTIAL banner), stops where a note says nothing is left of the file, and halves its window
+// after a refusal that nobody explains.
 // It sees only what a model sees: the tool_result text and the texts beside it.
 
 /**
@@ -25,6 +26,8 @@
  */
 
 const ADVICE = /offset=(\d+)\s+limit=(\d+)/g;
+/** What a note says when the rest of a file is only lines no Read window holds, or nothing at all. */
+const FILE_ENDS = 'Nothing is left of the file.';
 const LINE = /^(\d+)\t/;
 /** The window a model falls back to when a read with no limit is refused and nothing says what to do. */
 export const FALLBACK_LIMIT = 2000;
@@ -62,8 +65,11 @@ export class Cursor {
     const asked = /** @type {ReadInput} */ (r.input);
     const notes = context.split('\n').filter((l) => mentions(l, this.path));
     let advice;
+    // The last word wins: a note after the engine's banner may say that the page it names holds nothing readable.
+    let fileEnds = false;
     for (const note of notes) {
-      for (const m of note.matchAll(ADVICE)) advice = { offset: Number(m[1]), limit: Number(m[2]) };
+      for (const m of note.matchAll(ADVICE)) { advice = { offset: Number(m[1]), limit: Number(m[2]) }; fileEnds = false; }
+      if (note.includes(FILE_ENDS)) { advice = undefined; fileEnds = true; }
     }
     /** @type {Array<[number, string]>} */
     const lines = [];
@@ -78,7 +84,10 @@ export class Cursor {
     this.steps.push(step);
     const { offset: _o, limit: _l, ...rest } = asked;
     if (this.once) { this.next = undefined; step.decision = 'done (one read)'; return; }
-    if (advice) {
+    if (fileEnds) {
+      this.next = undefined;
+      step.decision = 'stop: a note says nothing is left of the file';
+    } else if (advice) {
       this.pageLimit ??= advice.limit;
       this.next = { ...rest, offset: advice.offset, limit: advice.limit };
       step.decision = `follow the note: offset=${advice.offset} limit=${advice.limit}`;
