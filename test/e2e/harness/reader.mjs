@@ -68,7 +68,10 @@ export class Cursor {
     // The last word wins: a note after the engine's banner may say that the page it names holds nothing readable.
     let fileEnds = false;
     for (const note of notes) {
-      for (const m of note.matchAll(ADVICE)) { advice = { offset: Number(m[1]), limit: Number(m[2]) }; fileEnds = false; }
+      for (const m of note.matchAll(ADVICE)) {
+        advice = { offset: Number(m[1]), limit: Number(m[2]) };
+        fileEnds = false;
+      }
       if (note.includes(FILE_ENDS)) { advice = undefined; fileEnds = true; }
     }
     /** @type {Array<[number, string]>} */
