@@ -430,7 +430,14 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
         { ...budget, maxLines: last - past.nextFitting + 1 },
         ctx.deadline,
       );
-      if (!after.scan.timedOut && !after.scan.startBeyondEnd && after.lines > 0) {
+      // Past the end, or only the empty line the engine counts after a final newline: the file has ended.
+      const ended =
+        after.scan.startBeyondEnd || (after.scan.eof && after.whole && after.lines === 1 && after.chars === 0);
+      if (after.scan.timedOut) {
+        // nothing to name
+      } else if (ended) {
+        advice.fileEnds = true;
+      } else if (after.lines > 0) {
         advice.after = { first: past.nextFitting, lines: wantedLines(after, endsNl) };
       }
     } else if (refusedToEnd) {

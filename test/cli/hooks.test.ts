@@ -27,6 +27,8 @@ beforeAll(() => {
   writeFileSync(join(dir, 'crlf.txt'), prose(3000).replace(/\n/g, '\r\n'));
   writeFileSync(join(dir, 'long-line.txt'), `short first line\n${'x'.repeat(450_000)}\nthird\nfourth\n`);
   writeFileSync(join(dir, 'long-last.txt'), `short first line\n${'x'.repeat(450_000)}\n`);
+  writeFileSync(join(dir, 'one-long.txt'), `${'x'.repeat(450_000)}\n`);
+  writeFileSync(join(dir, 'one-long-no-newline.txt'), 'x'.repeat(450_000));
   // Two kinds of prose the estimate tells apart by about a fifth (characters per token 3.0 and 3.6).
   writeFileSync(join(dir, 'thinning.txt'), `${`${DENSER}\n`.repeat(1500)}${`${SPARSER}\n`.repeat(3000)}`);
   mkdirSync(join(dir, 'a-dir'));
@@ -368,6 +370,15 @@ describe('post after a refusal', () => {
     expect(note).toContain('Line 2 alone is over the cap');
     expect(note).toMatch(/Nothing is left of the file\.$/);
     expect(note).not.toMatch(/offset=\d/);
+    // A read with no limit of a file that is one such line (over 256 KiB: refused on size), with a final newline or
+    // not: no window is named, not even the empty line the engine counts after the newline.
+    for (const name of ['one-long.txt', 'one-long-no-newline.txt']) {
+      const whole = runHook('post', failureEvent('sess-last', `w-${name}`, { file_path: join(dir, name) }, 'File content (439.5KB) exceeds maximum allowed size (256KB). Use offset and limit parameters to read specific portions of the file, or search for specific content instead of reading the whole file.'), env);
+      const said: string = whole.json.hookSpecificOutput.additionalContext;
+      expect(said).toContain('Line 1 alone is over the cap');
+      expect(said).toMatch(/Nothing is left of the file\.$/);
+      expect(said).not.toMatch(/offset=\d/);
+    }
     // A window that ended on that line says nothing of the lines after it.
     const inner = join(dir, 'long-line.txt');
     const shortOne = runHook('post', failureEvent('sess-last', 'e2', { file_path: inner, offset: 2, limit: 1 }, refused), env);
