@@ -386,7 +386,7 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
       ...(noFloor ? { noFloor } : {}),
     };
     sizing = sizingFor(learned);
-    charsPerToken = refused.chars / refusal.tokens;
+    charsPerToken = learned.charsPerToken;
     refusedLast = first + wantedLines(refused, endsNl) - 1;
     refusedToEnd = refused.scan.eof && refused.whole;
     const model = modelCall(event.transcript_path, event.tool_use_id)?.model;
@@ -433,13 +433,9 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
       // Past the end, or only the empty line the engine counts after a final newline: the file has ended.
       const ended =
         after.scan.startBeyondEnd || (after.scan.eof && after.whole && after.lines === 1 && after.chars === 0);
-      if (after.scan.timedOut) {
-        // nothing to name
-      } else if (ended) {
-        advice.fileEnds = true;
-      } else if (after.lines > 0) {
+      if (!after.scan.timedOut && ended) advice.fileEnds = true;
+      else if (!after.scan.timedOut && after.lines > 0)
         advice.after = { first: past.nextFitting, lines: wantedLines(after, endsNl) };
-      }
     } else if (refusedToEnd) {
       advice.fileEnds = true;
     }

@@ -34,8 +34,7 @@ export type PassReason =
   | 'start-beyond-end'
   | 'timed-out'
   | 'fits'
-  | 'worth-the-risk' // not the file's first window (or the last of a reading, for a learned density), and its point
-  // estimate fits: one round if it runs, two if clamped
+  | 'worth-the-risk' // a later window (with a learned density: the last of its reading) whose point estimate fits
   | 'first-line-over-cap'; // no window helps; post explains the engine's refusal
 
 export type WindowPlan =
@@ -148,6 +147,7 @@ export function planWindow(
   if (fit.whole && !needsLimit) return { kind: 'pass', reason: 'fits' };
   if (fit.lines === 0) return { kind: 'pass', reason: 'first-line-over-cap' };
   // Past the first window of a file, a window whose point estimate fits runs as asked: clamped, it would take two.
+  // Once a count taught the density, only the last window of a reading does (the rest would be a tail of its own).
   if (asked !== undefined && mayGamble(sizing, true)) {
     const point = fitsAtPoint(file.path, first, asked, cap, sizing, deadline);
     const rest = point.eof || (readingLast !== undefined && first + asked - 1 >= readingLast);
