@@ -3,15 +3,16 @@
 import type { Features } from './density.js';
 import { WEIGHTS } from './weights.js';
 
-/** Words; code and layout (punctuation, digits, spaces, newlines); Hangul, Han and Kana; every other script. */
+/** Words; code and layout (punctuation, spaces, newlines); Hangul, Han and Kana; every other script; digits. */
 export const GROUP_OF: Record<keyof Features, number> = {
   letters: 0, words: 0, bareWords: 0, caseChanges: 0, longRunLetters: 0,
-  digits: 1, digitRuns: 1, punct: 1, punctRuns: 1, spaceRuns: 1, spaceExtra: 1, controls: 1, newlines: 1,
+  punct: 1, punctRuns: 1, spaceRuns: 1, spaceExtra: 1, controls: 1, newlines: 1,
   hangul: 2, han: 2, kana: 2,
   otherLetters: 3, otherSymbols: 3, astral: 3,
+  digits: 4, digitRuns: 4,
 };
 
-export const GROUP_COUNT = 4;
+export const GROUP_COUNT = 5;
 
 /** The point estimate's share of each group; the shares add up to the point estimate. */
 export function pointByGroup(f: Features): number[] {
