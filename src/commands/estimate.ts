@@ -110,7 +110,14 @@ export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv
   const askedLast = asked === undefined ? undefined : Math.min(first + asked - 1, lastLine);
   const end = askedLast ?? lastLine;
   const next = last < end ? continuation(path, last + 1, end, cap.cap, PRIOR_SIZING, deadline) : undefined;
-  const because = request.kind !== 'whole' ? 'clamped' : stat.size > WHOLE_FILE_MAX_BYTES ? 'over-size' : 'edit-guard';
+  const because =
+    request.kind !== 'whole'
+      ? 'clamped'
+      : stat.size > WHOLE_FILE_MAX_BYTES
+        ? 'over-size'
+        : plan.enginePage !== undefined
+          ? 'short-page'
+          : 'edit-guard';
   return {
     ...report,
     clamp,
@@ -129,6 +136,7 @@ export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv
         next?.window &&
         namedWindow(next.window, lastLine, totalLines, asked === undefined ? undefined : first + asked - 1),
       end,
+      ...(plan.enginePage !== undefined ? { enginePage: plan.enginePage } : {}),
     }),
   };
 }

@@ -31,6 +31,8 @@ export type ShortBecause =
   | 'over-size'
   /** A Read with no limit of a file under 256 KiB over the cap ran as a window, not as the engine's partial page. */
   | 'edit-guard'
+  /** The same, because the engine's partial page would have held far fewer lines than the window. */
+  | 'short-page'
   /** The engine's own partial page of a Read with no limit. */
   | 'partial-page';
 
@@ -57,6 +59,8 @@ export interface ShortWindow {
   readingOn?: NextWindow;
   /** Named before the file's density is known, wider than the estimate says fits: `pre` trims it when it runs. */
   hopeful?: NextWindow | undefined;
+  /** For 'short-page': about how many lines the engine's partial page would have held. */
+  enginePage?: number;
 }
 
 /** The note after a window that came back shorter than the reading it belongs to. */
@@ -89,6 +93,11 @@ export function shortWindowNote(w: ShortWindow): string {
     case 'edit-guard':
       parts.push(
         `A Read without limit of this file would return a partial page, which does not count as reading the file for Edit, so this Read returned ${returned} as a window${fits}.`,
+      );
+      break;
+    case 'short-page':
+      parts.push(
+        `A Read without limit of this file would return the engine's partial page of about ${w.enginePage ?? 1} lines (the engine sizes it by its count of the whole file, swollen by lines much denser than the rest), so this Read returned ${returned} as a window${fits}.`,
       );
       break;
     case 'partial-page': {

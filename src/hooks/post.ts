@@ -171,6 +171,7 @@ function afterSuccess(
       : undefined;
   return shortWindowNote({
     path: input.file_path,
+    ...(plan?.enginePage !== undefined ? { enginePage: plan.enginePage } : {}),
     totalLines: out.totalLines,
     returnedFirst,
     returnedLast,
@@ -292,7 +293,13 @@ function askedFor(
     asked = {
       first: plan.askedFirst,
       last,
-      because: !wholeRead ? 'clamped' : plan.size > WHOLE_FILE_MAX_BYTES ? 'over-size' : 'edit-guard',
+      because: !wholeRead
+        ? 'clamped'
+        : plan.size > WHOLE_FILE_MAX_BYTES
+          ? 'over-size'
+          : plan.enginePage !== undefined
+            ? 'short-page'
+            : 'edit-guard',
     };
   } else if (input.limit !== undefined) {
     asked = askedByModel(event, returnedFirst);

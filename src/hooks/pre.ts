@@ -1,6 +1,6 @@
 // PreToolUse on Read: lower `limit` to the largest prefix of the window that the engine will not refuse.
 import type { Stats } from 'node:fs';
-import { neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES } from '../estimate/cap.js';
+import { ENGINE_PAGE_FILL, neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES } from '../estimate/cap.js';
 import { readingContinued, readingOf, withPlan, type Plan } from '../state/session.js';
 import type { HookContext } from './context.js';
 import { fileAtRisk } from './small.js';
@@ -48,6 +48,8 @@ export type WindowPlan =
       safeTokens: number;
       chars: number;
       updatedInput: Record<string, unknown>;
+      /** A read with no limit sent as a window that holds far more than the engine's partial page would. */
+      enginePage?: number;
     };
 
 /** Why `pre` left a Read alone, for the trace: a plan's reason, or a window a note of ours named. */
@@ -94,6 +96,7 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
     at: ctx.now,
   };
   if (plan.askedLines !== undefined) record.askedLines = plan.askedLines;
+  if (plan.enginePage !== undefined) record.enginePage = plan.enginePage;
   const recorded = ctx.store.update(event.session_id, (s) => withPlan(s, event.tool_use_id, record));
   if (recorded) return { updatedInput: plan.updatedInput };
   return { updatedInput: plan.updatedInput, additionalContext: clampedNote(input.file_path, record) };
@@ -126,8 +129,11 @@ export function planWindow(
   const request = classifyRead(input);
   if (request.kind === 'pass') return { kind: 'pass', reason: 'not-a-window' };
   const overSizeCap = file.stat.size > WHOLE_FILE_MAX_BYTES;
-  if (request.kind === 'whole' && !overSizeCap && whole === 'engine')
-    return { kind: 'pass', reason: 'engine-pages-it' };
+  if (request.kind === 'whole' && !overSizeCap && whole === 'engine') {
+    const over = windowOverEnginePage(file.path, cap, sizing, deadline);
+    if (!over) return { kind: 'pass', reason: 'engine-pages-it' };
+    return { ...clampTo(input, 1, undefined, over), enginePage: over.enginePage };
+  }
   if (file.stat.size <= neverCountedChars(cap, file.path) && !sizing.noFloor)
     return { kind: 'pass', reason: 'small-file' };
 
@@ -163,12 +169,38 @@ export function planWindow(
   return clampTo(input, first, asked, fit);
 }
 
+/** How many times the engine's partial page a first window must hold to be sent instead of it. The page costs no
+ * refusal, and its length and banner tell the whole file's count, which sizes every later window; the window is
+ * sized by the estimate alone, which may call a line over the cap that the model's count would take. So the page
+ * stays unless the window reads much further: on the rounds benchmark, at 1.5 or 2 the window lost more than it won
+ * (a later window refused, a line left unread that the page's count would have named). */
+const WINDOW_OVER_PAGE = 3;
+
+/** The first window that fits, when it holds far more lines than the engine's partial page would (undefined
+ * otherwise, or when the file fits whole). The engine sizes that page by its count of the whole file (ENGINE.md
+ * 4.4), so a few lines much denser than the rest, a minified bundle's or a data URI's, shrink it for all the others:
+ * a parser of 738 lines whose last one is 157 KB gets a page of 136 lines, where lines 1-736 fit in one window. */
+function windowOverEnginePage(
+  path: string,
+  cap: number,
+  sizing: Sizing,
+  deadline: number,
+): (ReturnType<typeof fitWindow> & { enginePage: number }) | undefined {
+  const all = measureWindow(path, 1, Infinity, deadline);
+  const tokens = all.pointTokens * sizing.ratio;
+  if (all.scan.timedOut || tokens <= cap) return undefined;
+  const enginePage = Math.max(1, Math.floor(((all.lines * cap) / tokens) * ENGINE_PAGE_FILL));
+  const fit = fitWindow(path, 1, budgetFor(path, cap, sizing, Infinity), deadline);
+  if (fit.scan.timedOut || fit.lines < enginePage * WINDOW_OVER_PAGE) return undefined;
+  return { ...fit, enginePage };
+}
+
 function clampTo(
   input: ReadInput,
   first: number,
   askedLines: number | undefined,
   fit: { lines: number; safeTokens: number; chars: number },
-): WindowPlan {
+): Extract<WindowPlan, { kind: 'clamp' }> {
   return {
     kind: 'clamp',
     first,

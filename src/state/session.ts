@@ -15,6 +15,9 @@ export interface Plan {
   /** Safe token estimate of the window sent, and the cap it was fitted under. */
   estimate: number;
   cap: number;
+  /** A read with no limit ran as a window because the engine's partial page would have held only about this many
+   * lines (its count of the whole file is swollen by lines denser than the rest). */
+  enginePage?: number;
   at: number;
 }
 
@@ -244,7 +247,8 @@ export function normalizeState(raw: unknown): SessionState {
         isRecord(p) &&
         typeof p.file === 'string' &&
         allFinite(p, ['size', 'mtimeMs', 'askedFirst', 'sentFirst', 'sentLines', 'estimate', 'cap', 'at']) &&
-        (p.askedLines === undefined || isFiniteNumber(p.askedLines))
+        (p.askedLines === undefined || isFiniteNumber(p.askedLines)) &&
+        (p.enginePage === undefined || isFiniteNumber(p.enginePage))
       ) {
         setOwn(state.plans, id, p as unknown as Plan);
       }

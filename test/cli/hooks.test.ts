@@ -28,6 +28,8 @@ beforeAll(() => {
   writeFileSync(join(dir, 'long-line.txt'), `short first line\n${'x'.repeat(450_000)}\nthird\nfourth\n`);
   writeFileSync(join(dir, 'long-last.txt'), `short first line\n${'x'.repeat(450_000)}\n`);
   writeFileSync(join(dir, 'one-long.txt'), `${'x'.repeat(450_000)}\n`);
+  // Under 256 KiB: 700 lines of prose, then one minified line that swells the engine's count of the whole file.
+  writeFileSync(join(dir, 'bundle.js'), `${prose(700)}${'q=[1,2];'.repeat(20_000)}\n`);
   writeFileSync(join(dir, 'one-long-no-newline.txt'), 'x'.repeat(450_000));
   // Two kinds of prose the estimate tells apart by about a fifth (characters per token 3.0 and 3.6).
   writeFileSync(join(dir, 'thinning.txt'), `${`${DENSER}\n`.repeat(1500)}${`${SPARSER}\n`.repeat(3000)}`);
@@ -166,6 +168,22 @@ describe('reads without a limit', () => {
     expect(ran).toEqual({ file_path: hookPath(join(dir, 'big.txt')), limit: ran.limit });
     const post = runHook('post', postEvent('sess-window', 'toolu_whole2', ran, engineRead(ran.file_path, undefined, ran.limit)), windowed);
     expect(post.json.hookSpecificOutput.additionalContext).toContain('would return a partial page, which does not count as reading the file for Edit');
+  });
+
+  it('a whole-file read whose partial page would be a fraction of what fits: a window, and a note that says why', () => {
+    const file = join(dir, 'bundle.js');
+    const pre = runHook('pre', preEvent('sess-bundle', 'b1', { file_path: file }), env);
+    const ran = pre.json.hookSpecificOutput.updatedInput;
+    // Every line before the minified one; the engine's page, sized by the whole file's count, would hold about 150.
+    expect(ran).toEqual({ file_path: hookPath(file), limit: 700 });
+    const post = runHook('post', postEvent('sess-bundle', 'b1', ran, engineRead(ran.file_path, undefined, 700)), env);
+    const note: string = post.json.hookSpecificOutput.additionalContext;
+    expect(note).toMatch(/would return the engine's partial page of about \d+ lines/);
+    const page = Number(/partial page of about (\d+) lines/.exec(note)![1]);
+    expect(page).toBeLessThan(700 / 3);
+    expect(note).toContain('this Read returned lines 1-700 as a window');
+    expect(note).toContain('Line 701 alone is over the cap');
+    expect(note).toMatch(/Nothing is left of the file\.$/);
   });
 
   it('after the engine\'s own partial page: a note with what is unseen and a continuation that fits', () => {
