@@ -138,6 +138,8 @@ function speed() {
   const big = join(tmp, 'big.ts');
   const unit = readFileSync(join(root, 'src/estimate/density.ts'), 'utf8');
   writeFileSync(big, unit.repeat(Math.ceil((4 << 20) / unit.length)).slice(0, 4 << 20));
+  const mid = join(tmp, 'mid.ts');
+  writeFileSync(mid, unit.repeat(Math.ceil(200_000 / unit.length)).slice(0, 200_000)); // under 256 KiB, over the cap
   const huge = join(tmp, 'huge.log');
   // 1 GiB: 4 MiB of log text at the start, the rest a sparse hole (read as NUL lines if anyone got that far).
   writeFileSync(huge, readFileSync(big));
@@ -171,6 +173,7 @@ function speed() {
     ['small file (8 KB: a stat and an exit)', event(tiny, 1, 500)],
     ['60 KB file, 500-line window fits', event(small, 1, 500)],
     ['60 KB file, 5000-line window (estimated)', event(small, 1, 5000)],
+    ['200 KB file read whole (the engine pages it)', event(mid, undefined, undefined)],
     ['4 MiB file, clamped', event(big, 1, 100000)],
     ['1 GiB file, window near the start', event(huge, 10, 100000)],
   ];

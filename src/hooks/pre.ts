@@ -177,7 +177,7 @@ export function planWindow(
 const WINDOW_OVER_PAGE = 3;
 
 /** The first window that fits, when it holds far more lines than the engine's partial page would (undefined
- * otherwise, or when the file fits whole). The engine sizes that page by its count of the whole file (ENGINE.md
+ * otherwise, or when the file fits whole). The engine sizes that page by its count of the whole file (docs/ENGINE.md
  * 4.4), so a few lines much denser than the rest, a minified bundle's or a data URI's, shrink it for all the others:
  * a parser of 738 lines whose last one is 157 KB gets a page of 136 lines, where lines 1-736 fit in one window. */
 function windowOverEnginePage(
