@@ -1,11 +1,18 @@
 // `estimate`: a dry run of `pre` on one Read window, for people and for debugging. It calls the hook path's own
 // functions (classifyRead, budgetFor, fitWindow, clampedInput, the note text) so it cannot drift from `pre`.
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES, type CapSource } from '../estimate/cap.js';
 import { PRIOR_SAFETY } from '../estimate/weights.js';
-import { continuation, endsWithNewline, measureWindow, namedWindow, PRIOR_SIZING } from '../hooks/measure.js';
+import {
+  continuation,
+  countLines,
+  endsWithNewline,
+  measureWindow,
+  namedWindow,
+  PRIOR_SIZING,
+} from '../hooks/measure.js';
 import { shortWindowNote } from '../hooks/note.js';
 import { planWindow, WHOLE_READS_ENV, wholeReads, type PassReason } from '../hooks/pre.js';
 import { askedLines, classifyRead, firstLine } from '../hooks/request.js';
@@ -208,22 +215,6 @@ function statOrThrow(path: string): { size: number } {
 }
 
 /** The engine's line count: newlines + 1 (the empty line after a final newline counts). */
-function countLines(path: string): number {
-  const fd = openSync(path, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(1 << 20);
-    let lines = 1;
-    let pos = 0;
-    for (let got = readSync(fd, buf, 0, buf.length, pos); got > 0; got = readSync(fd, buf, 0, buf.length, pos)) {
-      pos += got;
-      for (let i = buf.indexOf(10, 0); i >= 0 && i < got; i = buf.indexOf(10, i + 1)) lines++;
-    }
-    return lines;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 function nonNegativeInt(value: string): number {
   if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError('expected a whole number of 0 or more.');
   return Number.parseInt(value, 10);

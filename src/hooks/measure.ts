@@ -290,3 +290,34 @@ export function namedWindow(
   const limit = Math.min(totalLines - fit.first + 2, (askedLast ?? Infinity) - fit.first + 1);
   return { first: fit.first, lines: Math.max(fit.lines, limit) };
 }
+
+/** The engine's line count of a file (its newlines plus one), and how the first `headBytes` bytes divide into
+ * lines: the lines that end within them and the bytes through the last of those. */
+export function lineCounts(path: string, headBytes = 0): { lines: number; headLines: number; headBytes: number } {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    let lines = 1;
+    let headLines = 0;
+    let headEnd = 0;
+    let pos = 0;
+    for (let got = readSync(fd, buf, 0, buf.length, pos); got > 0; got = readSync(fd, buf, 0, buf.length, pos)) {
+      for (let i = buf.indexOf(10, 0); i >= 0 && i < got; i = buf.indexOf(10, i + 1)) {
+        lines++;
+        if (pos + i < headBytes) {
+          headLines++;
+          headEnd = pos + i + 1;
+        }
+      }
+      pos += got;
+    }
+    return { lines, headLines, headBytes: headEnd };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The engine's line count of a file: its newlines plus one. */
+export function countLines(path: string): number {
+  return lineCounts(path).lines;
+}

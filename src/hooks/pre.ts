@@ -9,6 +9,7 @@ import {
   budgetFor,
   fitsAtPoint,
   fitWindow,
+  lineCounts,
   mayGamble,
   measureWindow,
   sizingFor,
@@ -130,7 +131,7 @@ export function planWindow(
   if (request.kind === 'pass') return { kind: 'pass', reason: 'not-a-window' };
   const overSizeCap = file.stat.size > WHOLE_FILE_MAX_BYTES;
   if (request.kind === 'whole' && !overSizeCap && whole === 'engine') {
-    const over = windowOverEnginePage(file.path, cap, sizing, deadline);
+    const over = windowOverEnginePage(file.path, file.stat.size, cap, sizing, deadline);
     if (!over) return { kind: 'pass', reason: 'engine-pages-it' };
     return { ...clampTo(input, 1, undefined, over), enginePage: over.enginePage };
   }
@@ -175,6 +176,8 @@ export function planWindow(
  * stays unless the window reads much further: on the rounds benchmark, at 1.5 or 2 the window lost more than it won
  * (a later window refused, a line left unread that the page's count would have named). */
 const WINDOW_OVER_PAGE = 3;
+/** About a first window's bytes per token of its cap (ASCII prose runs near 4). */
+const HEAD_BYTES_PER_TOKEN = 4;
 
 /** The first window that fits, when it holds far more lines than the engine's partial page would (undefined
  * otherwise, or when the file fits whole). The engine sizes that page by its count of the whole file (docs/ENGINE.md
@@ -182,17 +185,22 @@ const WINDOW_OVER_PAGE = 3;
  * a parser of 738 lines whose last one is 157 KB gets a page of 136 lines, where lines 1-736 fit in one window. */
 function windowOverEnginePage(
   path: string,
+  size: number,
   cap: number,
   sizing: Sizing,
   deadline: number,
 ): (ReturnType<typeof fitWindow> & { enginePage: number }) | undefined {
+  // Unless the file's lines run much longer on average than those of its start (about a window's worth of bytes),
+  // its page is not that short: the common case ends here, on a count of newlines, without any estimate.
+  const { lines, headLines, headBytes } = lineCounts(path, cap * HEAD_BYTES_PER_TOKEN);
+  if (headLines === 0 || size / lines < (WINDOW_OVER_PAGE / 2) * (headBytes / headLines)) return undefined;
+  const fit = fitWindow(path, 1, budgetFor(path, cap, sizing, Infinity), deadline);
+  if (fit.scan.timedOut || fit.whole || fit.lines === 0) return undefined;
   const all = measureWindow(path, 1, Infinity, deadline);
   const tokens = all.pointTokens * sizing.ratio;
   if (all.scan.timedOut || tokens <= cap) return undefined;
-  const enginePage = Math.max(1, Math.floor(((all.lines * cap) / tokens) * ENGINE_PAGE_FILL));
-  const fit = fitWindow(path, 1, budgetFor(path, cap, sizing, Infinity), deadline);
-  if (fit.scan.timedOut || fit.lines < enginePage * WINDOW_OVER_PAGE) return undefined;
-  return { ...fit, enginePage };
+  const enginePage = Math.max(1, Math.floor(((lines * cap) / tokens) * ENGINE_PAGE_FILL));
+  return fit.lines >= enginePage * WINDOW_OVER_PAGE ? { ...fit, enginePage } : undefined;
 }
 
 function clampTo(
