@@ -173,7 +173,7 @@ function speed() {
     ['small file (8 KB: a stat and an exit)', event(tiny, 1, 500)],
     ['60 KB file, 500-line window fits', event(small, 1, 500)],
     ['60 KB file, 5000-line window (estimated)', event(small, 1, 5000)],
-    ['200 KB file read whole (the engine pages it)', event(mid, undefined, undefined)],
+    ['200 KB file read whole (engine pages it)', event(mid, undefined, undefined)],
     ['4 MiB file, clamped', event(big, 1, 100000)],
     ['1 GiB file, window near the start', event(huge, 10, 100000)],
   ];
