@@ -7,8 +7,8 @@ import { neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES, type CapSource } f
 import { PRIOR_SAFETY } from '../estimate/weights.js';
 import {
   continuation,
-  countLines,
   endsWithNewline,
+  lineCounts,
   measureWindow,
   namedWindow,
   PRIOR_SIZING,
@@ -109,7 +109,7 @@ export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv
     return { ...report, reason: passReason(plan.reason, { cap: cap.cap, charFloor, first, whole }) };
 
   const last = first + plan.lines - 1;
-  const totalLines = stat.size <= MAX_LINE_COUNT_BYTES ? countLines(path) : undefined;
+  const totalLines = stat.size <= MAX_LINE_COUNT_BYTES ? lineCounts(path).lines : undefined;
   const clamp = { limit: plan.lines, first, last, tokens: Math.round(plan.safeTokens), chars: plan.chars };
   if (totalLines === undefined) return { ...report, clamp, updatedInput: plan.updatedInput };
   // The note `post` would add, sized exactly as `post` sizes it.

@@ -316,8 +316,3 @@ export function lineCounts(path: string, headBytes = 0): { lines: number; headLi
     closeSync(fd);
   }
 }
-
-/** The engine's line count of a file: its newlines plus one. */
-export function countLines(path: string): number {
-  return lineCounts(path).lines;
-}

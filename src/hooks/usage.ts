@@ -18,12 +18,15 @@ import type { HookContext } from './context.js';
 import { measureWindow, remember, usageRatio } from './measure.js';
 import { bannerCount, resultTokens } from './transcript.js';
 
+/** What the learning steps read of a hook's event. */
+type TranscriptEvent = { session_id: string; transcript_path?: string | undefined; tool_use_id: string };
+
 /** What the transcript has told about a file since its last hook, which neither `post` of that hook's Read nor
  * anything before could read: the engine's count of the whole file from a partial page's banner, else the model's
  * count of the last window that came back (its usage). `bannerPending` names a partial page whose banner is not
  * written yet (the engine writes records asynchronously): the file's density is then unknown. */
 export function learnFromTranscript(
-  event: { session_id: string; transcript_path?: string | undefined; tool_use_id: string },
+  event: TranscriptEvent,
   path: string,
   size: number,
   mtimeMs: number,
@@ -42,7 +45,7 @@ export function learnFromTranscript(
  * the model's next request added for that window (the transcript's usage), learned for this session and later
  * ones. Tried by each hook of the file until the file's next window replaces the one kept. */
 function learnFromUsage(
-  event: { session_id: string; transcript_path?: string | undefined; tool_use_id: string },
+  event: TranscriptEvent,
   path: string,
   size: number,
   mtimeMs: number,
@@ -71,7 +74,7 @@ function learnFromUsage(
 /** The engine's count of the whole file, from the banner of its partial page, once it is in the transcript: learned
  * like a refusal's count (this session and later ones), once. */
 function learnFromBanner(
-  event: { session_id: string; transcript_path?: string | undefined },
+  event: Omit<TranscriptEvent, 'tool_use_id'>,
   path: string,
   reading: Reading,
   ctx: HookContext,
