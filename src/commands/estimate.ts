@@ -107,6 +107,14 @@ export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv
   const plan = planWindow(input, { path, stat }, cap.cap, PRIOR_SIZING, deadline, wholeReads(env));
   if (plan.kind === 'pass')
     return { ...report, reason: passReason(plan.reason, { cap: cap.cap, charFloor, first, whole }) };
+  if (plan.kind === 'read-whole')
+    return {
+      ...report,
+      reason:
+        'the window asks for all of a file under 256 KiB that may fit: sent with no limit, the engine returns it ' +
+        'whole or pages it, and never refuses it',
+      updatedInput: plan.updatedInput,
+    };
 
   const last = first + plan.lines - 1;
   const totalLines = stat.size <= MAX_LINE_COUNT_BYTES ? lineCounts(path).lines : undefined;
@@ -195,6 +203,9 @@ function render(r: EstimateReport): string {
     );
     out.push(`input     ${JSON.stringify(r.updatedInput)}`);
     if (r.note) out.push(`note      ${r.note}`);
+  } else if (r.updatedInput) {
+    out.push(`pre       reads the whole file: ${r.reason}`);
+    out.push(`input     ${JSON.stringify(r.updatedInput)}`);
   } else {
     out.push(`pre       leaves the Read alone: ${r.reason}`);
   }

@@ -108,8 +108,11 @@ export function respond(name: HookName, json: unknown, ctx: HookContext): HookRe
     if (!event.success) return silentResult('not-a-read-event');
     const decision = handlePre(event.data, ctx);
     if ('pass' in decision) return silentResult(decision.pass);
-    // Last line of the promise, whatever the handler computed: only `limit` lowered (and offset 0 → 1).
-    if (!onlyLowersLimit(event.data.tool_input, decision.updatedInput)) return silentResult('unsafe-rewrite');
+    // Last line of the promise, whatever the handler computed: only `limit` lowered (and offset 0 → 1), or a window
+    // from line 1 read whole.
+    const input = event.data.tool_input;
+    if (!onlyLowersLimit(input, decision.updatedInput) && !onlyReadsWhole(input, decision.updatedInput))
+      return silentResult('unsafe-rewrite');
     // Never a permissionDecision: the pager rewrites the window, it grants nothing.
     const rewrite: HookAnswer = { kind: 'rewrite', updatedInput: decision.updatedInput };
     if (decision.additionalContext) rewrite.context = decision.additionalContext;
@@ -129,11 +132,26 @@ export function onlyLowersLimit(input: Record<string, unknown>, next: Record<str
   if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1) return false;
   if (typeof input.limit === 'number' && input.limit > 0 && limit > input.limit) return false;
   if (!(next.offset === input.offset || (input.offset === 0 && next.offset === 1))) return false;
-  const keys = new Set([...Object.keys(input), ...Object.keys(next)]);
+  const { limit: _a, offset: _b, ...asked } = input;
+  const { limit: _c, offset: _d, ...sent } = next;
+  return sameFields(asked, sent);
+}
+
+/** True when `next` is `input`, a window from line 1 (`offset` absent, 0 or 1), with neither `offset` nor `limit`:
+ * a read of the whole file, which the engine pages and never refuses under 256 KiB. Every other field the same. */
+export function onlyReadsWhole(input: Record<string, unknown>, next: Record<string, unknown>): boolean {
+  if (Object.hasOwn(next, 'limit') || Object.hasOwn(next, 'offset')) return false;
+  if (typeof input.limit !== 'number' || !(input.offset === undefined || input.offset === 0 || input.offset === 1))
+    return false;
+  const { limit: _limit, offset: _offset, ...rest } = input;
+  return sameFields(rest, next);
+}
+
+function sameFields(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   for (const k of keys) {
-    if (k === 'limit' || k === 'offset') continue;
-    if (!Object.hasOwn(next, k) || !Object.hasOwn(input, k)) return false;
-    if (JSON.stringify(next[k]) !== JSON.stringify(input[k])) return false;
+    if (!Object.hasOwn(a, k) || !Object.hasOwn(b, k)) return false;
+    if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) return false;
   }
   return true;
 }

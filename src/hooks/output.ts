@@ -14,7 +14,8 @@ export function isHookName(name: unknown): name is HookName {
 }
 
 export type HookAnswer =
-  /** `pre`: the Read runs with this input (only `limit` lowered, `offset` 0 → 1), and maybe a note of its own. */
+  /** `pre`: the Read runs with this input (only `limit` lowered, `offset` 0 → 1, or both dropped for a window from
+   * line 1 that holds the whole file), and maybe a note of its own. */
   | { kind: 'rewrite'; updatedInput: Record<string, unknown>; context?: string }
   /** `post`: a note the model reads after the Read's result. */
   | { kind: 'note'; event: 'PostToolUse' | 'PostToolUseFailure'; context: string }
@@ -61,7 +62,7 @@ export type SilentReason =
   | 'not-a-read-event' // the input is not the Read event this hook handles
   | 'small-or-not-a-file' // the cheap first test: no window of it can be refused (the trace tells which)
   | 'not-a-regular-file'
-  | 'unsafe-rewrite' // the rewrite failed the last check (only `limit` lowered): never sent
+  | 'unsafe-rewrite' // the rewrite failed the last check (io.ts): never sent
   | 'no-gate-denied'
   | 'error'; // something threw: fail open
 

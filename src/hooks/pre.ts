@@ -17,7 +17,7 @@ import {
   type Sizing,
 } from './measure.js';
 import { clampedNote } from './note.js';
-import { askedLines, classifyRead, clampedInput, firstLine } from './request.js';
+import { askedLines, classifyRead, clampedInput, firstLine, wholeInput } from './request.js';
 import { learnFromTranscript } from './usage.js';
 
 export interface PreDecision {
@@ -52,7 +52,9 @@ export type WindowPlan =
       updatedInput: Record<string, unknown>;
       /** A read with no limit sent as a window that holds far more than the engine's partial page would. */
       enginePage?: number;
-    };
+    }
+  /** A window that asks for all of a file under 256 KiB, sent with no limit: never refused, only paged. */
+  | { kind: 'read-whole'; askedLines: number; pointTokens: number; updatedInput: Record<string, unknown> };
 
 /** Why `pre` left a Read alone, for the trace: a plan's reason, or a window a note of ours named. */
 export type PreSilence = PassReason | 'named-continuation';
@@ -85,6 +87,23 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   const readingLast = named && named.askedLast > 0 ? named.askedLast : undefined;
   const plan = planWindow(input, file, cap, sizing, ctx.deadline, wholeReads(ctx.env), readingLast);
   if (plan.kind === 'pass') return { pass: plan.reason };
+  if (plan.kind === 'read-whole') {
+    // Recorded so that `post` knows the Read as one of ours; unrecorded, the engine's page needs no note of ours.
+    const whole: Plan = {
+      file: file.path,
+      size,
+      mtimeMs,
+      askedFirst: 1,
+      askedLines: plan.askedLines,
+      sentFirst: 1,
+      sentLines: plan.askedLines,
+      estimate: Math.round(plan.pointTokens),
+      cap,
+      at: ctx.now,
+    };
+    ctx.store.update(event.session_id, (s) => withPlan(s, event.tool_use_id, whole));
+    return { updatedInput: plan.updatedInput };
+  }
 
   const record: Plan = {
     file: file.path,
@@ -160,6 +179,22 @@ export function planWindow(
     const point = fitsAtPoint(file.path, first, asked, cap, sizing, deadline);
     const rest = point.eof || (readingLast !== undefined && first + asked - 1 >= readingLast);
     if (point.fits && mayGamble(sizing, rest)) return { kind: 'pass', reason: 'worth-the-risk' };
+  }
+  // A window of all of a file under 256 KiB whose point estimate fits, where the margin does not: clamped, it takes
+  // two rounds for sure; sent with no limit, the engine returns it whole, or pages it when it counts over the cap
+  // (two rounds, and the page's banner tells the file's count), and never refuses it. So it is no gamble.
+  if (request.kind === 'window' && first === 1 && !overSizeCap && whole === 'engine') {
+    const point = fitsAtPoint(file.path, 1, request.lines, cap, sizing, deadline);
+    if (point.eof) {
+      const all = measureWindow(file.path, 1, request.lines, deadline);
+      if (!all.scan.timedOut)
+        return {
+          kind: 'read-whole',
+          askedLines: request.lines,
+          pointTokens: all.pointTokens * sizing.ratio,
+          updatedInput: wholeInput(input),
+        };
+    }
   }
   // A whole read under 256 KiB is never refused, only paged: when its estimate without the margin fits, the
   // engine most likely returns all of it in one round.

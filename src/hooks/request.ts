@@ -37,3 +37,9 @@ export function clampedInput(input: ReadInput, first: number, lines: number): Re
   if (input.offset !== undefined || first > 1) next.offset = first;
   return next;
 }
+
+/** The whole input as a read of the whole file: no offset, no limit, every other field as it was. */
+export function wholeInput(input: ReadInput): Record<string, unknown> {
+  const { offset: _offset, limit: _limit, ...rest } = input;
+  return { ...rest };
+}

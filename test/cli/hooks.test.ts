@@ -241,6 +241,36 @@ describe('reads without a limit', () => {
   });
 });
 
+describe('a window of all of a file under 256 KiB, over the cap only by the margin', () => {
+  // The cap just over the file's point estimate: the first window's margin calls the window over, the point under.
+  const text = prose(1500);
+  const cap = () => String(Math.ceil(estimateTokens(text) * 1.04));
+  const input = () => ({ file_path: join(dir, 'all-of-it.txt'), offset: 1, limit: 2000 });
+  beforeAll(() => writeFileSync(join(dir, 'all-of-it.txt'), text));
+
+  it('pre sends it with no limit (the engine returns it whole or pages it, never refuses it), and post says nothing when it comes back whole', () => {
+    const capped = { ...env, CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS: cap() };
+    const pre = runHook('pre', preEvent('sess-all', 'a1', input()), capped);
+    const ran = pre.json.hookSpecificOutput.updatedInput;
+    expect(ran).toEqual({ file_path: hookPath(input().file_path) });
+    expect(pre.json.hookSpecificOutput.additionalContext).toBeUndefined();
+    const post = runHook('post', postEvent('sess-all', 'a1', ran, engineRead(ran.file_path, undefined, 1501)), capped);
+    expect(post.status).toBe(0);
+    expect(post.stdout).toBe('');
+  });
+
+  it('when the engine pages it: the note names what is unseen and the window that continues', () => {
+    const capped = { ...env, CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS: cap() };
+    const ran = runHook('pre', preEvent('sess-all-paged', 'p1', input()), capped).json.hookSpecificOutput.updatedInput;
+    const page = engineRead(ran.file_path, undefined, 1200);
+    const response = { ...page, file: { ...page.file, truncatedByTokenCap: true } };
+    const post = runHook('post', postEvent('sess-all-paged', 'p1', ran, response), capped);
+    const note: string = post.json.hookSpecificOutput.additionalContext;
+    expect(note).toContain('showed lines 1-1200');
+    expect(note).toMatch(/offset=1201 limit=\d+/);
+  });
+});
+
 describe('pass-through: no output at all, exit 0', () => {
   const cases: [string, () => unknown][] = [
     ['a window that fits', () => preEvent(session, 't', { file_path: join(dir, 'big.txt'), offset: 5, limit: 50 })],

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { coverage, ranges } from './harness/check.mjs';
 import { REPO, tempDir, removeTempDirs } from './harness/engine.mjs';
 import * as F from './harness/files.mjs';
+import { estimateTokens } from '../../src/estimate/density';
 import { readSession, scriptSession, type Session, type ScriptStep } from './harness/session.mjs';
 
 afterAll(removeTempDirs);
@@ -171,4 +172,33 @@ afterAll(() => {
     ...rows.map((r) => `  ${r.kind.padEnd(w)} ${String(r.bytes).padStart(7)} B   calls ${String(r.pager.calls).padStart(2)} | ${String(r.none.calls).padStart(2)}`
       + `   refusals ${r.pager.refusals} | ${r.none.refusals}   lines missed ${r.pager.missing} | ${r.none.missing}`),
   ].join('\n'));
+});
+
+describe('a window from line 1 that holds all of a file under 256 KiB, over the cap only by the margin', () => {
+  // count_tokens answers the pager's own point estimate (times `scale`), and the cap sits 5% over it: with its
+  // first window's margin the pager calls the window over the cap, by its point estimate under it.
+  const text = F.prose(400);
+  const point = estimateTokens(text);
+  const cap = Math.ceil(point * 1.05);
+  const cases = [
+    { name: 'counted under the cap: the engine returns it whole, in one call', scale: 1, paged: false },
+    { name: 'counted over the cap: the engine pages it, and nothing is refused', scale: 1.1, paged: true },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const path = F.put(tempDir('all-window'), 'all.txt', text);
+      const s = await scriptSession({
+        cwd: dirname(path), hooks: 'pager', cap, count: (t: string) => Math.round(estimateTokens(t) * c.scale),
+        script: [{ reads: [{ file_path: path, offset: 1, limit: 2000 }] }],
+      });
+      expect(s.ok, s.run.stderr).toBe(true);
+      const seen = s.observations[1]!;
+      const r = seen.results[0]!;
+      expect(r.isError, r.content.slice(0, 300)).toBe(false);
+      const out = s.ran.get(r.tool_use_id)?.file;
+      expect({ first: out?.startLine, paged: out?.truncatedByTokenCap === true }).toEqual({ first: 1, paged: c.paged });
+      if (!c.paged) expect(out?.numLines).toBe(text.split('\n').length);
+      else expect(seen.context).toMatch(/read-ceiling-pager: .*the engine's partial page/);
+    }, ENGINE_TIMEOUT);
+  }
 });

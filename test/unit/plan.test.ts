@@ -1,10 +1,11 @@
 // pre's plan for one Read, on a real file: the first window of a file is never a gamble; a later one whose point
 // estimate fits runs as asked, because clamped it would take two rounds.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { continuation, namedWindow, PRIOR_SIZING, sizingFor } from '../../src/hooks/measure';
+import { continuation, measureWindow, namedWindow, PRIOR_SIZING, sizingFor } from '../../src/hooks/measure';
+import { WHOLE_FILE_MAX_BYTES } from '../../src/estimate/cap';
 import { FOLLOW_SAFETY, PRIOR_SAFETY } from '../../src/estimate/weights';
 import { planWindow } from '../../src/hooks/pre';
 import { prose } from '../helpers/text';
@@ -115,5 +116,48 @@ describe('namedWindow', () => {
     expect(namedWindow({ first: 158, lines: 143 }, 300, 301, 301)).toEqual({ first: 158, lines: 144 });
     expect(namedWindow({ first: 158, lines: 143 }, 300, 301, 300)).toEqual({ first: 158, lines: 143 });
     expect(namedWindow({ first: 158, lines: 100 }, 300, 301, undefined)).toEqual({ first: 158, lines: 100 });
+  });
+});
+
+describe('a window of all of a file that fits by its point estimate but not with the margin', () => {
+  // The cap is set just over the file's point estimate: the first window's margin calls it over, the point under.
+  const make = (name: string, lines: number) => {
+    const path = join(dir, name);
+    writeFileSync(path, prose(lines));
+    const point = measureWindow(path, 1, Infinity, later).pointTokens;
+    return { path, lines, stat: { size: statSync(path).size }, cap: Math.ceil(point * 1.04) };
+  };
+  const small = make('small.txt', 1500);
+
+  it('is sent with no limit under 256 KiB: the engine returns it whole or pages it, and never refuses it', () => {
+    for (const offset of [0, 1]) {
+      const input = { file_path: small.path, offset, limit: small.lines + 50, extra: 'kept' };
+      const p = planWindow(input, small, small.cap, PRIOR_SIZING, later);
+      expect(p).toMatchObject({ kind: 'read-whole', askedLines: small.lines + 50 });
+      if (p.kind === 'read-whole') expect(p.updatedInput).toEqual({ file_path: small.path, extra: 'kept' });
+    }
+  });
+
+  it('is clamped when it does not reach the end of the file, or when whole reads are sent as windows', () => {
+    // All but the last few lines: still over the cap with the margin.
+    const allButTheLast = { file_path: small.path, offset: 1, limit: Math.floor(small.lines * 0.98) };
+    const part = planWindow(allButTheLast, small, small.cap, PRIOR_SIZING, later);
+    expect(part.kind).toBe('clamp');
+    const asWindow = planWindow({ file_path: small.path, offset: 1, limit: small.lines + 50 }, small, small.cap,
+      PRIOR_SIZING, later, 'window');
+    expect(asWindow.kind).toBe('clamp');
+  });
+
+  it('is clamped when it starts past line 1: a read with an offset and no limit is refused, not paged', () => {
+    const p = planWindow({ file_path: small.path, offset: 2, limit: small.lines }, small, small.cap, PRIOR_SIZING,
+      later);
+    expect(p.kind).toBe('clamp');
+  });
+
+  it('is clamped over 256 KiB, where a read with no limit is an error', () => {
+    const big = make('big-prose.txt', 4400);
+    expect(big.stat.size).toBeGreaterThan(WHOLE_FILE_MAX_BYTES);
+    const p = planWindow({ file_path: big.path, offset: 1, limit: big.lines + 50 }, big, big.cap, PRIOR_SIZING, later);
+    expect(p.kind).toBe('clamp');
   });
 });
