@@ -86,8 +86,8 @@ export function mayGamble(sizing: Sizing, rest = false): boolean {
   return sizing.gamble || (rest && sizing.gambleOnRest);
 }
 
-/** Whether the whole window from `first` fits by its point estimate, without the margin, and whether it reaches
- * the end of the file. */
+/** Whether the whole window from `first` fits by its point estimate, without the margin, whether it reaches the
+ * end of the file, and its estimate in engine tokens (of the prefix that fits, when the whole does not). */
 export function fitsAtPoint(
   path: string,
   first: number,
@@ -95,10 +95,10 @@ export function fitsAtPoint(
   cap: number,
   sizing: Sizing,
   deadline: number,
-): { fits: boolean; eof: boolean } {
+): { fits: boolean; eof: boolean; tokens: number } {
   const fit = fitWindow(path, first, budgetFor(path, cap, { ...sizing, safety: 1 }, lines), deadline);
   const fits = !fit.scan.timedOut && fit.whole && fit.lines > 0;
-  return { fits, eof: fits && fit.scan.eof };
+  return { fits, eof: fits && fit.scan.eof, tokens: fit.safeTokens };
 }
 
 /** How a file's windows are sized from what the session and earlier sessions know: the file's learned density,

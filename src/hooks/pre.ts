@@ -54,7 +54,7 @@ export type WindowPlan =
       enginePage?: number;
     }
   /** A window that asks for all of a file under 256 KiB, sent with no limit: never refused, only paged. */
-  | { kind: 'read-whole'; askedLines: number; pointTokens: number; updatedInput: Record<string, unknown> };
+  | { kind: 'read-whole'; askedLines: number; tokens: number; updatedInput: Record<string, unknown> };
 
 /** Why `pre` left a Read alone, for the trace: a plan's reason, or a window a note of ours named. */
 export type PreSilence = PassReason | 'named-continuation';
@@ -97,7 +97,7 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
       askedLines: plan.askedLines,
       sentFirst: 1,
       sentLines: plan.askedLines,
-      estimate: Math.round(plan.pointTokens),
+      estimate: Math.round(plan.tokens),
       cap,
       at: ctx.now,
     };
@@ -186,14 +186,7 @@ export function planWindow(
   if (request.kind === 'window' && first === 1 && !overSizeCap && whole === 'engine') {
     const point = fitsAtPoint(file.path, 1, request.lines, cap, sizing, deadline);
     if (point.eof) {
-      const all = measureWindow(file.path, 1, request.lines, deadline);
-      if (!all.scan.timedOut)
-        return {
-          kind: 'read-whole',
-          askedLines: request.lines,
-          pointTokens: all.pointTokens * sizing.ratio,
-          updatedInput: wholeInput(input),
-        };
+      return { kind: 'read-whole', askedLines: request.lines, tokens: point.tokens, updatedInput: wholeInput(input) };
     }
   }
   // A whole read under 256 KiB is never refused, only paged: when its estimate without the margin fits, the
