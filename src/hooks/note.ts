@@ -61,6 +61,9 @@ export interface ShortWindow {
   hopeful?: NextWindow | undefined;
   /** For 'short-page': about how many lines the engine's partial page would have held. */
   enginePage?: number;
+  /** For 'partial-page': the model asked for lines 1 to this (all of the file), and `pre` sent the Read without limit,
+   * which the engine pages where it would have refused the window. */
+  sentWhole?: number;
 }
 
 /** The note after a window that came back shorter than the reading it belongs to. */
@@ -103,7 +106,7 @@ export function shortWindowNote(w: ShortWindow): string {
     case 'partial-page': {
       const share = Math.round((100 * (w.returnedLast - w.returnedFirst + 1)) / Math.max(1, w.end));
       parts.push(
-        `This Read without limit showed ${returned} (${share}% of the file's lines), the engine's partial page, which does not count as having read the file for Write; a window does.`,
+        `${w.sentWhole === undefined ? 'This Read without limit' : `This Read asked for ${range2(1, w.sentWhole)}, all of the file; the pager sent it without limit, which the engine pages where it would refuse the window, and it`} showed ${returned} (${share}% of the file's lines), the engine's partial page, which does not count as having read the file for Write; a window does.`,
       );
       break;
     }

@@ -172,6 +172,10 @@ function afterSuccess(
   return shortWindowNote({
     path: input.file_path,
     ...(plan?.enginePage !== undefined ? { enginePage: plan.enginePage } : {}),
+    // A window of the whole file that `pre` sent without limit, and the engine paged.
+    ...(asked.because === 'partial-page' && plan?.askedLines !== undefined && input.limit === undefined
+      ? { sentWhole: plan.askedFirst + plan.askedLines - 1 }
+      : {}),
     totalLines: out.totalLines,
     returnedFirst,
     returnedLast,

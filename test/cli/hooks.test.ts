@@ -266,6 +266,7 @@ describe('a window of all of a file under 256 KiB, over the cap only by the marg
     const response = { ...page, file: { ...page.file, truncatedByTokenCap: true } };
     const post = runHook('post', postEvent('sess-all-paged', 'p1', ran, response), capped);
     const note: string = post.json.hookSpecificOutput.additionalContext;
+    expect(note).toContain('This Read asked for lines 1-2000, all of the file; the pager sent it without limit');
     expect(note).toContain('showed lines 1-1200');
     expect(note).toMatch(/offset=1201 limit=\d+/);
   });

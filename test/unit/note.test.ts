@@ -61,6 +61,12 @@ describe('shortWindowNote: what the model is told after a window came back short
     expect([...note.matchAll(/offset=(\d+) limit=(\d+)/g)].map((m) => m[0])).toEqual(['offset=1100 limit=900']);
   });
 
+  it('after a window of the whole file that the pager sent without limit and the engine paged: says both', () => {
+    const note = shortWindowNote({ ...base, askedLast: undefined, because: 'partial-page', end: 3000, next: { first: 1100, lines: 900 }, sentWhole: 3200 });
+    expect(note).toContain("This Read asked for lines 1-3200, all of the file; the pager sent it without limit, which the engine pages where it would refuse the window, and it showed lines 1-1099 (37% of the file's lines), the engine's partial page, which does not count as having read the file for Write; a window does.");
+    expect(note).toContain('offset=1100 limit=900');
+  });
+
   it('names lines that no window can hold and the way past them', () => {
     const note = shortWindowNote({
       path: '/r/min.json', totalLines: 4, returnedFirst: 1, returnedLast: 1, askedFirst: 1, askedLast: 4, because: 'clamped', cap: 25000,
