@@ -173,21 +173,19 @@ export function planWindow(
   }
   if (fit.whole && !needsLimit) return { kind: 'pass', reason: 'fits' };
   if (fit.lines === 0) return { kind: 'pass', reason: 'first-line-over-cap' };
-  // Past the first window of a file, a window whose point estimate fits runs as asked: clamped, it would take two.
-  // Once a count taught the density, only the last window of a reading does (the rest would be a tail of its own).
-  if (asked !== undefined && mayGamble(sizing, true)) {
-    const point = fitsAtPoint(file.path, first, asked, cap, sizing, deadline);
-    const rest = point.eof || (readingLast !== undefined && first + asked - 1 >= readingLast);
-    if (point.fits && mayGamble(sizing, rest)) return { kind: 'pass', reason: 'worth-the-risk' };
-  }
   // A window of all of a file under 256 KiB whose point estimate fits, where the margin does not: clamped, it takes
   // two rounds for sure; sent with no limit, the engine returns it whole, or pages it when it counts over the cap
-  // (two rounds, and the page's banner tells the file's count), and never refuses it. So it is no gamble.
-  if (request.kind === 'window' && first === 1 && !overSizeCap && whole === 'engine') {
-    const point = fitsAtPoint(file.path, 1, request.lines, cap, sizing, deadline);
-    if (point.eof) {
-      return { kind: 'read-whole', askedLines: request.lines, tokens: point.tokens, updatedInput: wholeInput(input) };
-    }
+  // (two rounds, and the page's banner tells the file's count), and never refuses it. So it is no gamble, and it
+  // goes before one: run as asked, the same window would be refused where the engine could page it.
+  const allOfFile = asked !== undefined && first === 1 && !overSizeCap && whole === 'engine';
+  // Past the first window of a file, a window whose point estimate fits runs as asked: clamped, it would take two.
+  // Once a count taught the density, only the last window of a reading does (the rest would be a tail of its own).
+  if (asked !== undefined && (allOfFile || mayGamble(sizing, true))) {
+    const point = fitsAtPoint(file.path, first, asked, cap, sizing, deadline);
+    if (allOfFile && point.eof)
+      return { kind: 'read-whole', askedLines: asked, tokens: point.tokens, updatedInput: wholeInput(input) };
+    const rest = point.eof || (readingLast !== undefined && first + asked - 1 >= readingLast);
+    if (point.fits && mayGamble(sizing, rest)) return { kind: 'pass', reason: 'worth-the-risk' };
   }
   // A whole read under 256 KiB is never refused, only paged: when its estimate without the margin fits, the
   // engine most likely returns all of it in one round.

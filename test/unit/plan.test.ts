@@ -138,6 +138,15 @@ describe('a window of all of a file that fits by its point estimate but not with
     }
   });
 
+  it('is sent with no limit on a later reading too, where it would otherwise run as asked and risk a refusal', () => {
+    // A cap 2% over the point estimate: over it with any margin a later window keeps.
+    const tight = Math.ceil((small.cap / 1.04) * 1.02);
+    for (const sizing of [sizingFor(undefined, true), sizingFor({ ratio: 1 }, true)]) {
+      const p = planWindow({ file_path: small.path, offset: 1, limit: small.lines + 50 }, small, tight, sizing, later);
+      expect(p.kind).toBe('read-whole');
+    }
+  });
+
   it('is clamped when it does not reach the end of the file, or when whole reads are sent as windows', () => {
     // All but the last few lines: still over the cap with the margin.
     const allButTheLast = { file_path: small.path, offset: 1, limit: Math.floor(small.lines * 0.98) };
