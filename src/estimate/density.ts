@@ -27,7 +27,8 @@ export function emptyFeatures(): Features {
   return {
     letters: 0, words: 0, bareWords: 0, caseChanges: 0, longRunLetters: 0, digits: 0, digitRuns: 0, punct: 0,
     punctRuns: 0, spaceRuns: 0, spaceExtra: 0,
-    hangul: 0, han: 0, kana: 0, otherLetters: 0, otherSymbols: 0, astral: 0, controls: 0, newlines: 0,
+    hangul: 0, han: 0, kana: 0, otherLetters: 0, threeByteLetters: 0, otherSymbols: 0, astral: 0, controls: 0,
+    newlines: 0,
   };
 }
 
@@ -63,7 +64,10 @@ export class TokenTally {
         else if (c >= 0x1100 && c <= 0x11ff) f.hangul++; // conjoining jamo
         else if (c >= 0xd800 && c <= 0xdbff) f.astral++; // high surrogate: one per astral code point
         else if (c >= 0xdc00 && c <= 0xdfff) { /* low surrogate: already counted */ }
-        else if (isOtherLetter(c)) f.otherLetters++;
+        else if (isOtherLetter(c)) {
+          if (c < 0x800) f.otherLetters++;
+          else f.threeByteLetters++;
+        }
         else f.otherSymbols++;
       }
 
@@ -116,7 +120,8 @@ export function tokensOf(f: Features, w: Weights = WEIGHTS): number {
   return f.letters * w.letters + f.words * w.words + f.bareWords * w.bareWords + f.caseChanges * w.caseChanges
     + f.longRunLetters * w.longRunLetters + f.digits * w.digits + f.digitRuns * w.digitRuns + f.punct * w.punct
     + f.punctRuns * w.punctRuns + f.spaceRuns * w.spaceRuns + f.spaceExtra * w.spaceExtra + f.hangul * w.hangul
-    + f.han * w.han + f.kana * w.kana + f.otherLetters * w.otherLetters + f.otherSymbols * w.otherSymbols
+    + f.han * w.han + f.kana * w.kana + f.otherLetters * w.otherLetters
+    + f.threeByteLetters * w.threeByteLetters + f.otherSymbols * w.otherSymbols
     + f.astral * w.astral + f.controls * w.controls + f.newlines * w.newlines;
 }
 
@@ -127,8 +132,9 @@ export function estimateTokens(text: string, weights: Weights = WEIGHTS): number
   return tally.tokens(weights);
 }
 
-// Letters of alphabetic scripts outside ASCII: Latin-1/Extended, Greek, Cyrillic, Armenian, Hebrew, Arabic,
-// Indic, Thai, … Symbols and punctuation blocks fall through to otherSymbols.
+// Letters of alphabetic scripts outside ASCII: Latin-1/Extended, Greek, Cyrillic, Armenian, Hebrew, Arabic (below
+// U+0800: two bytes in UTF-8), Indic, Thai, Georgian, Ethiopic, … (three bytes). Symbols and punctuation blocks fall
+// through to otherSymbols.
 function isOtherLetter(c: number): boolean {
   if (c >= 0xc0 && c <= 0x24f) return c !== 0xd7 && c !== 0xf7;
   if (c >= 0x370 && c <= 0x1fff) return true;

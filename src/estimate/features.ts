@@ -17,7 +17,10 @@ export interface Features {
   hangul: number;
   han: number;
   kana: number;
-  otherLetters: number; // other scripts: Latin-1 accents, Cyrillic, Greek, Arabic, Hebrew, Thai, …
+  otherLetters: number; // letters of two-byte UTF-8 scripts: Latin-1 accents, Greek, Cyrillic, Hebrew, Arabic, …
+  // letters of three-byte UTF-8 scripts (Indic, Thai, Georgian, Ethiopic, Vietnamese, …): a byte-level tokenizer
+  // without merges for the script splits each into up to three tokens, where another counts a syllable as one
+  threeByteLetters: number;
   otherSymbols: number; // non-ASCII punctuation and symbols in the BMP (CJK punctuation, box drawing, …)
   astral: number; // code points above U+FFFF: emoji, rare Han; counted once per pair
   controls: number; // control characters other than tab
@@ -26,5 +29,5 @@ export interface Features {
 
 export const FEATURE_NAMES: readonly (keyof Features)[] = [
   'letters', 'words', 'bareWords', 'caseChanges', 'longRunLetters', 'digits', 'digitRuns', 'punct', 'punctRuns', 'spaceRuns', 'spaceExtra',
-  'hangul', 'han', 'kana', 'otherLetters', 'otherSymbols', 'astral', 'controls', 'newlines',
+  'hangul', 'han', 'kana', 'otherLetters', 'threeByteLetters', 'otherSymbols', 'astral', 'controls', 'newlines',
 ];

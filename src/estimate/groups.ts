@@ -3,16 +3,21 @@
 import type { Features } from './density.js';
 import { WEIGHTS } from './weights.js';
 
-/** Words; code and layout (punctuation, spaces, newlines); Hangul, Han and Kana; every other script; digits. */
+export const THREE_BYTE_GROUP = 5;
+
+/** Words; code and layout (punctuation, spaces, newlines); Hangul, Han and Kana; other scripts of two-byte letters
+ * (and symbols); digits; scripts of three-byte letters. A refusal of Tamil teaches nothing about Cyrillic: byte-level
+ * tokenizers count the two kinds of script far apart. */
 export const GROUP_OF: Record<keyof Features, number> = {
   letters: 0, words: 0, bareWords: 0, caseChanges: 0, longRunLetters: 0,
   punct: 1, punctRuns: 1, spaceRuns: 1, spaceExtra: 1, controls: 1, newlines: 1,
   hangul: 2, han: 2, kana: 2,
   otherLetters: 3, otherSymbols: 3, astral: 3,
   digits: 4, digitRuns: 4,
+  threeByteLetters: THREE_BYTE_GROUP,
 };
 
-export const GROUP_COUNT = 5;
+export const GROUP_COUNT = 6;
 
 /** The point estimate's share of each group; the shares add up to the point estimate. */
 export function pointByGroup(f: Features): number[] {

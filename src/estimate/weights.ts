@@ -20,6 +20,7 @@ export const WEIGHTS: Weights = {
   han: 1.067,
   kana: 0.885,
   otherLetters: 0.529,
+  threeByteLetters: 0.529,
   otherSymbols: 2.043,
   astral: 2.8,
   controls: 1,

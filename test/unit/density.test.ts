@@ -45,6 +45,13 @@ describe('TokenTally character classes', () => {
     expect(f.otherSymbols).toBe(2);
   });
 
+  it('tells letters of three-byte scripts from those of two-byte ones, vowel signs included', () => {
+    // Tamil (with its vowel sign and virama), Thai, Georgian, Vietnamese; then Greek and Arabic.
+    const f = features('தமிழ் ไทย ქართ Việt λόγος عربي');
+    expect(f.threeByteLetters).toBe(5 + 3 + 4 + 1);
+    expect(f.otherLetters).toBe(5 + 4);
+  });
+
   it('counts an astral code point once, and UTF-16 length as the engine measures', () => {
     const f = features('😀a𠀀');
     expect(f.astral).toBe(2);

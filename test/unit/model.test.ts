@@ -13,8 +13,8 @@ describe('what a model\'s own counts teach about the estimate', () => {
 
   it('a model sparser than the calibration on every group: factors below 1, pulled toward it by the ridge', () => {
     const seen = [
-      obs([20000, 8000, 0, 0, 0], [0.7, 0.7, 1, 1, 1]), obs([15000, 12000, 0, 0, 0], [0.7, 0.7, 1, 1, 1]),
-      obs([26000, 3000, 0, 0, 0], [0.7, 0.7, 1, 1, 1]),
+      obs([20000, 8000, 0, 0, 0, 0], [0.7, 0.7, 1, 1, 1, 1]), obs([15000, 12000, 0, 0, 0, 0], [0.7, 0.7, 1, 1, 1, 1]),
+      obs([26000, 3000, 0, 0, 0, 0], [0.7, 0.7, 1, 1, 1, 1]),
     ];
     const k = fitFactors(seen);
     expect(k[0]).toBeLessThan(0.85);
@@ -32,15 +32,15 @@ describe('what a model\'s own counts teach about the estimate', () => {
   });
 
   it('groups are told apart: dense on Hangul, sparse on English words', () => {
-    const f = [0.8, 1, 1.5, 1, 1];
+    const f = [0.8, 1, 1.5, 1, 1, 1];
     const k = fitFactors([
-      obs([20000, 5000, 1000, 0, 0], f), obs([2000, 3000, 20000, 0, 0], f), obs([10000, 4000, 9000, 0, 0], f),
-      obs([1000, 1000, 24000, 0, 0], f),
+      obs([20000, 5000, 1000, 0, 0, 0], f), obs([2000, 3000, 20000, 0, 0, 0], f), obs([10000, 4000, 9000, 0, 0, 0], f),
+      obs([1000, 1000, 24000, 0, 0, 0], f),
     ]);
     expect(k[2]).toBeGreaterThan(1.3);
     expect(k[0]).toBeLessThan(0.95);
     const prior = modelPrior([
-      obs([20000, 5000, 1000, 0, 0], f), obs([2000, 3000, 20000, 0, 0], f), obs([10000, 4000, 9000, 0, 0], f),
+      obs([20000, 5000, 1000, 0, 0, 0], f), obs([2000, 3000, 20000, 0, 0, 0], f), obs([10000, 4000, 9000, 0, 0, 0], f),
     ])!;
     // Denser on Hangul: the estimate that sizes windows rises there; sparser on words: it does not fall.
     expect(prior.sizingWeights.hangul).toBeGreaterThan(WEIGHTS.hangul);
@@ -49,10 +49,10 @@ describe('what a model\'s own counts teach about the estimate', () => {
 
   it('digits are a group of their own: a model dense on numbers does not raise code and layout', () => {
     // Numeric data (digits, commas, newlines) and code (punctuation, spaces): digits count 1.4 times the estimate.
-    const f = [1, 1, 1, 1, 1.4];
+    const f = [1, 1, 1, 1, 1.4, 1];
     const seen = [
-      obs([2000, 9000, 0, 0, 12000], f), obs([3000, 8000, 0, 0, 11000], f), obs([9000, 14000, 0, 0, 500], f),
-      obs([8000, 15000, 0, 0, 1000], f),
+      obs([2000, 9000, 0, 0, 12000, 0], f), obs([3000, 8000, 0, 0, 11000, 0], f), obs([9000, 14000, 0, 0, 500, 0], f),
+      obs([8000, 15000, 0, 0, 1000, 0], f),
     ];
     const k = fitFactors(seen);
     expect(k[4]).toBeGreaterThan(1.15);
@@ -64,10 +64,24 @@ describe('what a model\'s own counts teach about the estimate', () => {
 
   it('factors stay in bounds whatever the counts say', () => {
     const k = fitFactors([
-      { point: [100, 0, 0, 0, 0], tokens: 1e9, at: 1 },
-      { point: [0, 100, 0, 0, 0], tokens: 1, at: 1 },
+      { point: [100, 0, 0, 0, 0, 0], tokens: 1e9, at: 1 },
+      { point: [0, 100, 0, 0, 0, 0], tokens: 1, at: 1 },
     ]);
     expect(Math.max(...k)).toBeLessThanOrEqual(2.5);
     expect(Math.min(...k)).toBeGreaterThanOrEqual(0.4);
+  });
+
+  it('three-byte scripts are a group of their own: a byte-level model\'s refusal of Tamil raises them far, not Cyrillic', () => {
+    // A tokenizer that splits Tamil letters into bytes counts 3.6 times the estimate; Cyrillic, and the rest, as it.
+    const f = [1, 1, 1, 1, 1, 3.6];
+    const seen = [obs([1500, 3000, 0, 800, 0, 6000], f), obs([2500, 4000, 0, 300, 200, 5000], f)];
+    const k = fitFactors(seen);
+    expect(k[5]).toBeGreaterThan(3);
+    expect(Math.abs(k[3]! - 1)).toBeLessThan(0.1);
+    const prior = modelPrior(seen)!;
+    expect(prior.sizingWeights.threeByteLetters).toBeGreaterThan(WEIGHTS.threeByteLetters * 3);
+    expect(prior.sizingWeights.otherLetters).toBeLessThan(WEIGHTS.otherLetters * 1.1);
+    // Their bound is 5, where the other groups' is 2.5.
+    expect(fitFactors([{ point: [0, 0, 0, 0, 0, 1000], tokens: 10_000, at: 1 }])[5]).toBe(5);
   });
 });
