@@ -64,7 +64,7 @@ export function handlePost(event: PostEvent, ctx: HookContext): string | Silent 
   const plan = stored && stored.file === resolvedPath(event.tool_input.file_path, event.cwd) ? stored : undefined;
   return event.hook_event_name === 'PostToolUse'
     ? afterSuccess(event, plan, state, ctx)
-    : afterRefusal(event, state, ctx);
+    : afterRefusal(event, plan, state, ctx);
 }
 
 type FileAtHand = NonNullable<ReturnType<typeof regularFile>>;
@@ -361,7 +361,12 @@ function fileKey(file: FileAtHand): { path: string; size: number; mtimeMs: numbe
   return { path: file.path, size: file.stat.size, mtimeMs: file.stat.mtimeMs };
 }
 
-function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookContext): string | Silent {
+function afterRefusal(
+  event: PostToolUseFailure,
+  plan: Plan | undefined,
+  state: SessionState,
+  ctx: HookContext,
+): string | Silent {
   const refusal = parseRefusal(event.error);
   if (!refusal) return silent('not-a-cap-refusal');
   const input = event.tool_input;
@@ -451,18 +456,47 @@ function afterRefusal(event: PostToolUseFailure, state: SessionState, ctx: HookC
       advice.fileEnds = true;
     }
   }
-  // A refused continuation of ours stays part of its reading: following the advice gets the next note.
+  // A refused continuation of ours stays part of its reading, and a refused window of the model's own (or the window
+  // `pre` made of its Read) starts one where the advice stops short of it: following the advice gets the next note,
+  // which names the rest, sized by the refusal's count, where the model would page on by the advice's size.
   const named = advice.fits ?? advice.after;
   const continued =
     named && request.kind === 'window'
       ? readingContinued(state, file.path, size, mtimeMs, first, request.lines)
       : undefined;
-  if (continued && named) {
+  const reading = continued ?? (named && readingOfRefused(file, request, plan, named, ctx.now));
+  if (reading && named) {
     ctx.store.update(event.session_id, (s) =>
-      withReading(s, file.path, { ...continued, nextFirst: named.first, nextLines: named.lines, at: ctx.now }),
+      withReading(s, file.path, { ...reading, nextFirst: named.first, nextLines: named.lines, at: ctx.now }),
     );
   }
   return refusalNote(advice);
+}
+
+/** The reading a refused Read of the model's starts, when the window the advice names stops short of what the model
+ * asked for (with `pre`'s plan, the model's Read before `pre` clamped it). */
+function readingOfRefused(
+  file: FileAtHand,
+  request: ReturnType<typeof classifyRead>,
+  plan: Plan | undefined,
+  named: NextWindow,
+  now: number,
+): Reading | undefined {
+  if (request.kind === 'pass') return undefined;
+  const askedFirst = plan?.askedFirst ?? firstLine(request);
+  const lines = plan ? plan.askedLines : askedLines(request);
+  const askedLast = lines === undefined ? 0 : askedFirst + lines - 1;
+  if (askedLast !== 0 && named.first + named.lines - 1 >= askedLast) return undefined;
+  return {
+    size: file.stat.size,
+    mtimeMs: file.stat.mtimeMs,
+    askedFirst,
+    askedLast,
+    whole: lines === undefined && askedFirst === 1,
+    nextFirst: named.first,
+    nextLines: named.lines,
+    at: now,
+  };
 }
 
 /** The lines of a measured window that anyone needs: not the empty line the engine counts after a final newline. */
