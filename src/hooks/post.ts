@@ -464,7 +464,8 @@ function afterRefusal(
     named && request.kind === 'window'
       ? readingContinued(state, file.path, size, mtimeMs, first, request.lines)
       : undefined;
-  const reading = continued ?? (named && readingOfRefused(file, request, plan, named, ctx.now));
+  const asked = plan ? { first: plan.askedFirst, lines: plan.askedLines } : { first, lines: askedLines(request) };
+  const reading = continued ?? (named && readingOfRefused(file, asked, named, ctx.now));
   if (reading && named) {
     ctx.store.update(event.session_id, (s) =>
       withReading(s, file.path, { ...reading, nextFirst: named.first, nextLines: named.lines, at: ctx.now }),
@@ -473,26 +474,22 @@ function afterRefusal(
   return refusalNote(advice);
 }
 
-/** The reading a refused Read of the model's starts, when the window the advice names stops short of what the model
- * asked for (with `pre`'s plan, the model's Read before `pre` clamped it). */
+/** The reading a refused Read of the model's starts (`model`: its window, before `pre` clamped it; undefined lines: to
+ * the end of the file), when the window the advice names stops short of it. */
 function readingOfRefused(
   file: FileAtHand,
-  request: ReturnType<typeof classifyRead>,
-  plan: Plan | undefined,
+  model: { first: number; lines: number | undefined },
   named: NextWindow,
   now: number,
 ): Reading | undefined {
-  if (request.kind === 'pass') return undefined;
-  const askedFirst = plan?.askedFirst ?? firstLine(request);
-  const lines = plan ? plan.askedLines : askedLines(request);
-  const askedLast = lines === undefined ? 0 : askedFirst + lines - 1;
+  const askedLast = model.lines === undefined ? 0 : model.first + model.lines - 1;
   if (askedLast !== 0 && named.first + named.lines - 1 >= askedLast) return undefined;
   return {
     size: file.stat.size,
     mtimeMs: file.stat.mtimeMs,
-    askedFirst,
+    askedFirst: model.first,
     askedLast,
-    whole: lines === undefined && askedFirst === 1,
+    whole: model.lines === undefined && model.first === 1,
     nextFirst: named.first,
     nextLines: named.lines,
     at: now,

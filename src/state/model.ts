@@ -27,6 +27,8 @@ const MAX_FACTOR = 2.5;
 /** Byte-level tokenizers count letters of three-byte scripts up to 4.3 times what the calibration does (Georgian under
  * cl100k; docs/CALIBRATION.md, the "indic" class), so that group's factor may go that far. */
 const MAX_THREE_BYTE_FACTOR = 5;
+const ridgeOf = (g: number) => (g === THREE_BYTE_GROUP ? THREE_BYTE_RIDGE : RIDGE);
+const maxFactorOf = (g: number) => (g === THREE_BYTE_GROUP ? MAX_THREE_BYTE_FACTOR : MAX_FACTOR);
 
 export function modelPrior(observations: readonly Observation[]): ModelPrior | undefined {
   const usable = observations.filter(
@@ -47,9 +49,8 @@ export function modelPrior(observations: readonly Observation[]): ModelPrior | u
  * bounds. */
 export function fitFactors(observations: readonly Observation[]): number[] {
   const n = GROUP_COUNT;
-  const ridge = (g: number) => (g === THREE_BYTE_GROUP ? THREE_BYTE_RIDGE : RIDGE);
-  const a = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? ridge(i) : 0)));
-  const b = Array.from({ length: n }, (_, i) => ridge(i));
+  const a = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? ridgeOf(i) : 0)));
+  const b = Array.from({ length: n }, (_, i) => ridgeOf(i));
   for (const o of observations) {
     const w = 1 / (o.tokens * o.tokens);
     for (let i = 0; i < n; i++) {
@@ -58,10 +59,7 @@ export function fitFactors(observations: readonly Observation[]): number[] {
     }
   }
   const k = solve(a, b) ?? new Array<number>(n).fill(1);
-  return k.map((x, g) => {
-    const max = g === THREE_BYTE_GROUP ? MAX_THREE_BYTE_FACTOR : MAX_FACTOR;
-    return Math.min(max, Math.max(MIN_FACTOR, Number.isFinite(x) ? x : 1));
-  });
+  return k.map((x, g) => Math.min(maxFactorOf(g), Math.max(MIN_FACTOR, Number.isFinite(x) ? x : 1)));
 }
 
 /** Gaussian elimination with partial pivoting; undefined for a singular system (the ridge keeps it regular). */

@@ -23,18 +23,23 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const SYSTEM = 20_000;
 const WRITTEN = 50;
 
-/** One model reading the file from line 1 through the hooks, following each note; the API's usage counts each
- * result at `charsPerToken` ('constant': the usage of a stand-in that counts nothing; 'none': no usage recorded). */
-function reading(name: string, charsPerToken: number | 'constant' | 'none') {
+/** One model reading a file through the hooks, following each note; the API's usage counts each result at
+ * `charsPerToken` ('constant': the usage of a stand-in that counts nothing; 'none': no usage recorded). With
+ * `refuses`, the engine counts each window at `charsPerToken` too, and refuses one over the cap. */
+function reading(
+  name: string,
+  charsPerToken: number | 'constant' | 'none',
+  { path = file, refuses = false }: { path?: string; refuses?: boolean } = {},
+) {
   const session = `sess-${name}`;
   const transcript = join(dir, `${name}.jsonl`);
   writeFileSync(transcript, '');
   const env = { PATH: process.env.PATH, HOME: dir, READ_CEILING_PAGER_STATE_DIR: join(dir, `state-${name}`) };
   let input = SYSTEM;
   let n = 0;
-  return (ask: { offset: number; limit: number }) => {
+  return (ask: { offset?: number; limit?: number }) => {
     const id = `toolu_${name}_${++n}`;
-    const toolInput = { file_path: file, ...ask };
+    const toolInput = { file_path: path, ...ask };
     appendFileSync(transcript, `${JSON.stringify({ type: 'assistant', message: {
       id: `msg_${name}_${n}`, model: 'claude-test', role: 'assistant',
       content: [{ type: 'tool_use', id, name: 'Read', input: toolInput }],
@@ -44,20 +49,32 @@ function reading(name: string, charsPerToken: number | 'constant' | 'none') {
     } })}\n`);
     const pre = runHook('pre', { ...preEvent(session, id, toolInput, dir), transcript_path: transcript }, env);
     const ran = pre.json?.hookSpecificOutput?.updatedInput ?? toolInput;
-    const response = engineRead(file, ran.offset, ran.limit);
-    const post = runHook('post', { ...postEvent(session, id, ran, response, dir), transcript_path: transcript }, env);
-    const result = response.file.content.split('\n').map((l, i) => `${response.file.startLine + i}\t${l}`).join('\n');
+    const response = engineRead(path, ran.offset, ran.limit);
+    const counted = typeof charsPerToken === 'number' ? Math.round(response.file.content.length / charsPerToken) : 0;
+    const refused = refuses && counted > 25_000;
+    const result = refused
+      ? `File content (${counted} tokens) exceeds maximum allowed tokens (25000). Use offset and limit parameters.`
+      : response.file.content.split('\n').map((l, i) => `${response.file.startLine + i}\t${l}`).join('\n');
+    const event = refused ? failureEvent(session, id, ran, result, dir) : postEvent(session, id, ran, response, dir);
+    const post = runHook('post', { ...event, transcript_path: transcript }, env);
     appendFileSync(transcript, `${JSON.stringify({ type: 'user', message: { role: 'user',
       content: [{ type: 'tool_result', tool_use_id: id, content: result }] } })}\n`);
     if (typeof charsPerToken === 'number') input += WRITTEN + Math.ceil(result.length / charsPerToken);
     const note: string = post.json?.hookSpecificOutput?.additionalContext ?? '';
-    const named = /offset=(\d+) limit=(\d+)/.exec(note);
+    const named = [...note.matchAll(/offset=(\d+) limit=(\d+)/g)].map((m) => ({
+      offset: Number(m[1]),
+      limit: Number(m[2]),
+    }));
     return {
       clampedTo: ran.limit === ask.limit ? undefined : (ran.limit as number),
-      lines: response.file.numLines,
+      refused,
+      first: response.file.startLine,
+      lines: refused ? 0 : response.file.numLines,
       chars: response.file.content.length,
       note,
-      next: named ? { offset: Number(named[1]), limit: Number(named[2]) } : undefined,
+      /** The first window the note names, and the last (the one that reads on, when it names two). */
+      next: named.at(0),
+      readOn: named.at(-1),
     };
   };
 }
@@ -114,55 +131,22 @@ describe('a Read of the model\'s refused: the advice starts a reading that the n
     writeFileSync(denseFile, prose(14_000, 7));
   });
 
-  function readWhole(name: string) {
-    const session = `sess-${name}`;
-    const transcript = join(dir, `${name}.jsonl`);
-    writeFileSync(transcript, '');
-    const env = { PATH: process.env.PATH, HOME: dir, READ_CEILING_PAGER_STATE_DIR: join(dir, `state-${name}`) };
-    let input = SYSTEM;
-    const windows: { first: number; lines: number; refused: boolean; note: string }[] = [];
-    let ask: Record<string, unknown> | undefined = { file_path: denseFile };
-    for (let n = 1; ask && n <= 40; n++) {
-      const id = `toolu_${name}_${n}`;
-      appendFileSync(transcript, `${JSON.stringify({ type: 'assistant', message: {
-        id: `msg_${name}_${n}`, model: 'claude-test', role: 'assistant',
-        content: [{ type: 'tool_use', id, name: 'Read', input: ask }],
-        usage: { input_tokens: input, output_tokens: WRITTEN },
-      } })}\n`);
-      const pre = runHook('pre', { ...preEvent(session, id, ask, dir), transcript_path: transcript }, env);
-      const ran = pre.json?.hookSpecificOutput?.updatedInput ?? ask;
-      const response = engineRead(denseFile, ran.offset, ran.limit);
-      const tokens = Math.round((response.file.content.length + 1) / 2);
-      const refused = tokens > 25_000;
-      const result = refused
-        ? `File content (${tokens} tokens) exceeds maximum allowed tokens (25000). Use offset and limit parameters.`
-        : response.file.content.split('\n').map((l, i) => `${response.file.startLine + i}\t${l}`).join('\n');
-      const post = refused
-        ? runHook('post', { ...failureEvent(session, id, ran, result, dir), transcript_path: transcript }, env)
-        : runHook('post', { ...postEvent(session, id, ran, response, dir), transcript_path: transcript }, env);
-      const note: string = post.json?.hookSpecificOutput?.additionalContext ?? '';
-      windows.push({ first: response.file.startLine, lines: refused ? 0 : response.file.numLines, refused, note });
-      appendFileSync(transcript, `${JSON.stringify({ type: 'user', message: { role: 'user',
-        content: [{ type: 'tool_result', tool_use_id: id, content: result }] } })}\n`);
-      input += WRITTEN + (refused ? 40 : tokens + response.file.numLines);
-      // The model follows the last window a note names, and stops when none is named.
-      const named = [...note.matchAll(/offset=(\d+) limit=(\d+)/g)].at(-1);
-      ask = named ? { file_path: denseFile, offset: Number(named[1]), limit: Number(named[2]) } : undefined;
-    }
-    return windows;
-  }
-
   it('after the advised window comes back, the note names the rest, and following the notes reads every line once', () => {
-    const windows = readWhole('refused-first');
+    const read = reading('refused-first', 2, { path: denseFile, refuses: true });
+    const windows = [read({})];
+    // The model follows the last window a note names, and stops when none is named.
+    for (let next = windows[0]!.readOn; next && windows.length <= 40; next = windows.at(-1)!.readOn)
+      windows.push(read(next));
     expect(windows[0]!.refused).toBe(true);
     const retry = windows[1]!;
     expect(retry.refused).toBe(false);
     // The advised window came back whole; the note after it goes on with the model's read of the whole file.
-    expect(retry.note).toContain(`continuing a read of the whole file`);
+    expect(retry.note).toContain('continuing a read of the whole file');
     expect(retry.note).toContain(`offset=${retry.first + retry.lines} `);
     expect(windows.filter((w) => w.refused)).toHaveLength(1);
-    const read = windows.filter((w) => !w.refused);
-    for (let i = 1; i < read.length; i++) expect(read[i]!.first).toBe(read[i - 1]!.first + read[i - 1]!.lines);
-    expect(read.at(-1)!.first + read.at(-1)!.lines - 1).toBeGreaterThanOrEqual(14_000);
+    const returned = windows.filter((w) => !w.refused);
+    for (let i = 1; i < returned.length; i++)
+      expect(returned[i]!.first).toBe(returned[i - 1]!.first + returned[i - 1]!.lines);
+    expect(returned.at(-1)!.first + returned.at(-1)!.lines - 1).toBeGreaterThanOrEqual(14_000);
   });
 });
