@@ -13,6 +13,7 @@ export { rng };
 
 const NM = join(root, 'node_modules');
 const MAX_FILE = 120_000;
+const STATSMODELS = '/usr/lib/python3/dist-packages/statsmodels';
 
 function walk(dir, accept, out = [], depth = 0) {
   if (!existsSync(dir) || depth > 12) return out;
@@ -110,6 +111,16 @@ export const CLASSES = {
   // letters apart), so they are shown in the tables and left out of the fit (calibrate.mjs).
   indic: { ext: 'txt', tableOnly: true, files: () => walk('/usr/share/locale', (p) =>
     /\/(as|bn|bn_IN|gu|hi|kn|mai|ml|mr|ne|or|pa|si|ta|te|th|lo|km|my|ka|am|ti)\/LC_MESSAGES\/[^/]+\.mo$/.test(p)) },
+  // Real data files: statistical datasets and results (CSV and JSON of numbers, many of them long floats), the ISO
+  // code lists (JSON records) and the distributions' release tables (CSV of dates), from Debian's python3-statsmodels,
+  // python3-sklearn, iso-codes and distro-info-data. Shown in the tables and left out of the fit: fitted, they cost
+  // more calls on the rounds benchmark than the refusals they saved (docs/CALIBRATION.md, "Real data files").
+  data: { ext: 'csv', tableOnly: true, files: () => [
+    ...walk(STATSMODELS, (p) => /\/(datasets|results)\/.*\.(csv|json)$/.test(p)),
+    ...walk('/usr/lib/python3/dist-packages/sklearn/datasets/data', (p) => p.endsWith('.csv')),
+    ...walk('/usr/share/iso-codes/json', (p) => p.endsWith('.json') && !/schema-/.test(p)),
+    ...walk('/usr/share/distro-info', (p) => p.endsWith('.csv')),
+  ] },
   numbers: { ext: 'csv', generated: true },
   logs: { ext: 'log', generated: true },
   emoji: { ext: 'txt', generated: true },
