@@ -19,12 +19,23 @@ import { loadEstimator } from './lib/load-src.mjs';
 import { largestWindow, neededLines } from './lib/oracle.mjs';
 import { tokenizerNamed, windowCounter } from './lib/token-count.mjs';
 
-const args = process.argv.slice(2);
-const runPath = args.find((a) => !a.startsWith('--') && args[args.indexOf(a) - 1] !== '--tokenizer');
-if (!runPath) throw new Error('usage: node scripts/rounds-bound.mjs RUN.json [--tokenizer NAME[,NAME]] [--all-sizes]');
+const USAGE = 'usage: node scripts/rounds-bound.mjs RUN.json [--tokenizer NAME[,NAME]] [--all-sizes]';
+let runPath;
+let only;
+let allSizes = false;
+for (let i = 2; i < process.argv.length; i++) {
+  const a = process.argv[i];
+  if (a === '--tokenizer' && process.argv[i + 1]) only = process.argv[++i].split(',');
+  else if (a === '--all-sizes') allSizes = true;
+  else if (!a.startsWith('--') && runPath === undefined) runPath = a;
+  else usage(`unexpected argument: ${a}`);
+}
+if (!runPath) usage('no run given');
+function usage(why) {
+  console.error(`rounds-bound: ${why}\n${USAGE}`);
+  process.exit(2);
+}
 const run = JSON.parse(readFileSync(runPath, 'utf8'));
-const only = args.includes('--tokenizer') ? args[args.indexOf('--tokenizer') + 1].split(',') : undefined;
-const allSizes = args.includes('--all-sizes');
 const { estimateTokens } = await loadEstimator();
 
 const MARGINS = [1.02, 1.03, 1.05, 1.07];
