@@ -146,6 +146,8 @@ function rawTextOf(cls, p) {
   return t;
 }
 
+const orderKey = (p) => (p.startsWith(root) ? `~${p.slice(root.length)}` : p);
+
 export function side(path) {
   return createHash('sha1').update(path.replace(root, '')).digest()[0] % 3 === 0 ? 'held' : 'fit';
 }
@@ -172,7 +174,9 @@ export function texts(cls, which, budget) {
   if (spec.generated) {
     return [{ path: `generated:${cls}:${which}`, text: generated(cls, which === 'fit' ? 1 : 2, budget) }];
   }
-  const files = spec.files().filter((p) => side(p) === which).sort();
+  // Ordered by a key that does not depend on where the repository lives (the system's files, then the
+  // repository's, by their path in it), so a refit anywhere draws the same files.
+  const files = spec.files().filter((p) => side(p) === which).sort((a, b) => (orderKey(a) < orderKey(b) ? -1 : 1));
   // Spread the budget over many files: a deterministic shuffle, then take until full.
   const r = rng(cls.length * 7919 + (which === 'fit' ? 1 : 2));
   const order = files.map((p) => [r(), p]).sort((a, b) => a[0] - b[0]).map((x) => x[1]);
