@@ -3,13 +3,14 @@
 // error on held-out files. Usage: node scripts/calibrate.mjs [--write] [--refit-dense] [--budget CHARS]
 //
 // 1. Corpus (scripts/lib/corpus.mjs): real files split by a hash of their path into "fit" and "held" sides.
-// 2. Level: the Claude-dense tokenizer's per-token-class scales are fitted so that its characters per token on
-//    the fit side come closest to the public Claude 4.7 figures (prose, TypeScript, Python, HTML, JSON, Korean).
+// 2. Level (with --refit-dense only): the Claude-dense tokenizer's per-token-class scales are fitted so that its
+//    characters per token on the fit side come closest to the public Claude 4.7 figures (prose, TypeScript, Python,
+//    HTML, JSON, Korean).
 // 3. Shape: the linear weights are fitted (non-negative expectile regression on relative error, every class
 //    weighted alike) to the densest of o200k, cl100k, the legacy Claude tokenizer and Claude-dense on each chunk
 //    of the fit side.
-// 4. Held-out: the table compares the estimate with every tokenizer (llama3 is never used in the fit) on chunks
-//    of held-out files.
+// 4. Held-out: two tables compare the shipped weights and the refitted ones with every tokenizer (llama3 is never
+//    used in the fit) on chunks of held-out files.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLASSES, texts } from './lib/corpus.mjs';
@@ -23,7 +24,7 @@ const write = args.includes('--write');
 const refitDense = args.includes('--refit-dense');
 const budget = Number(args[args.indexOf('--budget') + 1]) || 150_000;
 const est = await loadEstimator();
-const { FEATURE_NAMES, TokenTally } = est;
+const { FEATURE_NAMES, TokenTally, WEIGHTS: SHIPPED } = est;
 
 /** Chunks of about `size` characters, cut at line ends (a window is whole lines). */
 function chunks(text, size) {
@@ -200,6 +201,7 @@ for (const [k, a] of Object.entries(agg)) {
   console.log(`  ${k.padEnd(7)} ${o.toFixed(2)} → ${(a.chars / claudeDenseFrom(a, scale)).toFixed(2)} vs ${CLAUDE_47_CHARS_PER_TOKEN[k]}`);
 }
 console.log('\nFitted WEIGHTS:', JSON.stringify(fitted));
+console.log(table(heldRows, SHIPPED, 'HELD-OUT error of the shipped weights (src/estimate/weights.ts)'));
 console.log(table(heldRows, fitted, 'HELD-OUT error of the fitted weights (files never used in the fit)'));
 console.log(table(fitRows.map((r) => ({ ...r, llama3: NaN })), fitted, 'FIT-side error (for comparison; llama3 is never counted on the fit side)'));
 
