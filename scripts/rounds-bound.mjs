@@ -35,7 +35,12 @@ function usage(why) {
   console.error(`rounds-bound: ${why}\n${USAGE}`);
   process.exit(2);
 }
-const run = JSON.parse(readFileSync(runPath, 'utf8'));
+let run;
+try {
+  run = JSON.parse(readFileSync(runPath, 'utf8'));
+} catch (e) {
+  usage(`cannot read ${runPath}: ${e instanceof Error ? e.message : e}`);
+}
 const { estimateTokens } = await loadEstimator();
 
 const MARGINS = [1.02, 1.03, 1.05, 1.07];
