@@ -113,7 +113,7 @@ function afterSuccess(
   if (returnedLast >= end) {
     // A reading of ours is done; the file stays known as read, so its next window is not a first one.
     if (file && asked.because !== 'shortened')
-      ctx.store.update(event.session_id, (s) => withReading(s, file.path, done(file, asked, ctx.now)));
+      ctx.store.update(event.session_id, (s) => withReading(s, file.path, readingFor(file, asked, undefined, ctx.now)));
     return silent('returned-all-asked');
   }
 
@@ -147,14 +147,7 @@ function afterSuccess(
   if (file && after) {
     const named = hopeful ?? readingOn ?? after;
     const reading: Reading = {
-      size: file.stat.size,
-      mtimeMs: file.stat.mtimeMs,
-      askedFirst: asked.first,
-      askedLast: asked.last ?? 0,
-      whole: asked.last === undefined && asked.first === 1,
-      nextFirst: named.first,
-      nextLines: named.lines,
-      at: ctx.now,
+      ...readingFor(file, asked, named, ctx.now),
       ...(asked.because === 'partial-page'
         ? { partialOf: event.tool_use_id }
         : bannerPending !== undefined
@@ -265,15 +258,22 @@ function fromPartialPage(
   return sizingFor({ ratio: tokens / whole.pointTokens }, true);
 }
 
-function done(file: FileAtHand, asked: Asked, now: number): Reading {
+/** The reading of the window the model asked for (`last` undefined: to the end of the file), going on with `next`
+ * (none: the reading is done). */
+function readingFor(
+  file: FileAtHand,
+  asked: { first: number; last: number | undefined },
+  next: NextWindow | undefined,
+  now: number,
+): Reading {
   return {
     size: file.stat.size,
     mtimeMs: file.stat.mtimeMs,
     askedFirst: asked.first,
     askedLast: asked.last ?? 0,
     whole: asked.last === undefined && asked.first === 1,
-    nextFirst: 0,
-    nextLines: 0,
+    nextFirst: next?.first ?? 0,
+    nextLines: next?.lines ?? 0,
     at: now,
   };
 }
@@ -482,18 +482,9 @@ function readingOfRefused(
   named: NextWindow,
   now: number,
 ): Reading | undefined {
-  const askedLast = model.lines === undefined ? 0 : model.first + model.lines - 1;
-  if (askedLast !== 0 && named.first + named.lines - 1 >= askedLast) return undefined;
-  return {
-    size: file.stat.size,
-    mtimeMs: file.stat.mtimeMs,
-    askedFirst: model.first,
-    askedLast,
-    whole: model.lines === undefined && model.first === 1,
-    nextFirst: named.first,
-    nextLines: named.lines,
-    at: now,
-  };
+  const last = model.lines === undefined ? undefined : model.first + model.lines - 1;
+  if (last !== undefined && named.first + named.lines - 1 >= last) return undefined;
+  return readingFor(file, { first: model.first, last }, named, now);
 }
 
 /** The lines of a measured window that anyone needs: not the empty line the engine counts after a final newline. */
