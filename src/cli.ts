@@ -4,7 +4,7 @@
 // dist/gates.cjs, loaded only when a gate is on.
 import { fstatSync } from 'node:fs';
 import { isHookName, type HookName } from './hooks/output.js';
-import { quietPost, tooSmallToMatter } from './hooks/small.js';
+import { quietNotLines, quietPost, tooSmallToMatter } from './hooks/small.js';
 import { readStdin, SCAN_DEADLINE_MS } from './hooks/stdin.js';
 import { tracePath } from './hooks/trace.js';
 
@@ -54,8 +54,10 @@ function runPlainHook(hook: HookName): void {
 
 function smallRead(hook: HookName, raw: string): boolean {
   try {
-    if (hook === 'pre') return tooSmallToMatter(JSON.parse(raw), process.env);
-    return hook === 'post' && quietPost(JSON.parse(raw), process.env);
+    const json: unknown = JSON.parse(raw);
+    if (quietNotLines(json)) return true;
+    if (hook === 'pre') return tooSmallToMatter(json, process.env);
+    return hook === 'post' && quietPost(json, process.env);
   } catch {
     return false;
   }

@@ -1,5 +1,5 @@
 // The questions the hooks ask of a file, answered by streaming it into a fit.
-import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs';
 import { neverCountedChars } from '../estimate/cap.js';
 import { WindowFit, type Budget, type FitResult } from '../estimate/fit.js';
 import { FOLLOW_SAFETY, HOPEFUL_RATIO, LEARNED_SAFETY, PRIOR_SAFETY, type Weights } from '../estimate/weights.js';
@@ -262,6 +262,20 @@ export function usageRatio(
 }
 
 /** Whether the file ends with a newline: the engine then counts an empty last line that nobody needs. */
+/** A notebook's cells, or undefined when they cannot be told cheaply (too big to parse, or not a notebook). */
+export function notebookCells(path: string, size: number): number | undefined {
+  if (size > NOTEBOOK_PARSE_MAX_BYTES) return undefined;
+  try {
+    const cells: unknown = (JSON.parse(readFileSync(path, 'utf8')) as { cells?: unknown } | null)?.cells;
+    return Array.isArray(cells) ? cells.length : undefined;
+  } catch {
+    return undefined;
+  }
+}
+/** Parsing takes a few milliseconds a MiB; a notebook the engine counted (256 KiB at most as it shows it) rarely
+ * nears this. */
+const NOTEBOOK_PARSE_MAX_BYTES = 8 * 1024 * 1024;
+
 export function endsWithNewline(path: string, size: number): boolean {
   if (size === 0) return false;
   try {

@@ -199,6 +199,22 @@ export function refusalNote(a: RefusalAdvice): string {
   return parts.join(' ');
 }
 
+/** The note after the engine refused a notebook: it counts every cell whatever `offset` and `limit` say, and its
+ * own message names them, so without a word a model halves its window until it gives up. */
+export function notebookNote(n: { path: string; tokens: number; cap: number; cells: number | undefined }): string {
+  const file = shellQuote(n.path);
+  // About the cap's share of the cells, for the first range; a single cell is shown a part at a time.
+  const some = n.cells === undefined ? 10 : Math.max(1, Math.min(n.cells, Math.floor((n.cells * n.cap) / n.tokens)));
+  const shown = n.cells === 1
+    ? `parts of its one cell, for example \`jq '.cells[0].source' ${file}\``
+    : `${n.cells === undefined ? 'its cells' : `its ${n.cells} cells`} a few at a time, for example \`jq '.cells[0:${some}]' ${file}\``;
+  return (
+    `${PREFIX} ${shortPath(n.path)} is a notebook: a Read returns all of its cells whatever offset and limit say, ` +
+    `and the engine counted them at ${n.tokens} tokens, over its cap of ${n.cap}, so no Read of this notebook fits. ` +
+    `A shell shows ${shown}.`
+  );
+}
+
 function oversizeSentence(path: string, o: OversizeLines): string {
   const which = o.first === o.last ? `Line ${o.first} alone is` : `Lines ${o.first}-${o.last} are each`;
   const size = `about ${Math.round(o.tokens)} tokens (${o.chars} characters${o.first === o.last ? '' : ' for the first'})`;

@@ -26,6 +26,7 @@ import {
   knownDensity,
   measureWindow,
   namedWindow,
+  notebookCells,
   remember,
   sizingFor,
   sizingFrom,
@@ -33,9 +34,16 @@ import {
   type Measured,
   type Sizing,
 } from './measure.js';
-import { refusalNote, shortWindowNote, type NextWindow, type RefusalAdvice, type ShortBecause } from './note.js';
-import { parseRefusal } from './refusal.js';
-import { askedLines, classifyRead, firstLine } from './request.js';
+import {
+  notebookNote,
+  refusalNote,
+  shortWindowNote,
+  type NextWindow,
+  type RefusalAdvice,
+  type ShortBecause,
+} from './note.js';
+import { parseRefusal, type Refusal } from './refusal.js';
+import { askedLines, classifyRead, firstLine, notLines } from './request.js';
 import { modelCall, modelInput, readsBeside, usageToCome } from './transcript.js';
 import { learnFromTranscript } from './usage.js';
 
@@ -357,6 +365,15 @@ function sizingOf(state: SessionState, ctx: HookContext, file: FileAtHand, follo
   return sizingFrom(state, ctx.store.readMemory(), fileKey(file), followOn, ctx.now);
 }
 
+/** A notebook over the cap: the engine counts all of its cells whatever the window, and says to use offset and
+ * limit, which change nothing for a notebook. Nothing is learned: its count is of cells, not of the file's lines. */
+function notebookRefused(event: PostToolUseFailure, refusal: Extract<Refusal, { kind: 'tokens' }>): string | Silent {
+  const file = regularFile(event.tool_input.file_path, event.cwd);
+  if (!file) return silent('not-a-regular-file');
+  const cells = notebookCells(file.path, file.stat.size);
+  return notebookNote({ path: event.tool_input.file_path, tokens: refusal.tokens, cap: refusal.cap, cells });
+}
+
 function fileKey(file: FileAtHand): { path: string; size: number; mtimeMs: number } {
   return { path: file.path, size: file.stat.size, mtimeMs: file.stat.mtimeMs };
 }
@@ -370,8 +387,9 @@ function afterRefusal(
   const refusal = parseRefusal(event.error);
   if (!refusal) return silent('not-a-cap-refusal');
   const input = event.tool_input;
+  if (refusal.kind === 'tokens' && notLines(input.file_path) === 'notebook') return notebookRefused(event, refusal);
   const request = classifyRead(input);
-  if (request.kind === 'pass') return silent('not-a-window'); // allow_large and PDFs are counted differently
+  if (request.kind === 'pass') return silent('not-a-window'); // PDFs, images, notebooks, allow_large
   const file = regularFile(input.file_path, event.cwd);
   if (!file) return silent('not-a-regular-file');
   const { size, mtimeMs } = file.stat;

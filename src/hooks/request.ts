@@ -2,7 +2,7 @@
 import type { ReadInput } from './input.js';
 
 export type ReadRequest =
-  /** Not the pager's business: PDFs, allow_large. */
+  /** Not the pager's business: PDFs, images, notebooks, allow_large. */
   | { kind: 'pass' }
   /** An explicit window: refused, never paged, when over the cap. */
   | { kind: 'window'; first: number; lines: number }
@@ -11,8 +11,25 @@ export type ReadRequest =
   /** No limit from line 1: paged by the engine under 256 KiB, an error above. */
   | { kind: 'whole' };
 
+/** What the engine reads some other way than as numbered lines, by extension (docs/ENGINE.md §1.7): images and PDFs
+ * go to the model as they are, and a notebook as all of its cells; `offset` and `limit` change nothing for them. */
+export type NotLines = 'image' | 'pdf' | 'notebook';
+const NOT_LINES: Readonly<Record<string, NotLines>> = {
+  png: 'image', jpg: 'image', jpeg: 'image', gif: 'image', webp: 'image', pdf: 'pdf', ipynb: 'notebook',
+};
+
+/** How the engine reads a path that is not read as lines, or undefined for one that is. */
+export function notLines(path: string): NotLines | undefined {
+  const base = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+  const dot = base.lastIndexOf('.');
+  // As node's extname: a name that only starts with a dot has no extension.
+  const ext = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+  return Object.hasOwn(NOT_LINES, ext) ? NOT_LINES[ext] : undefined;
+}
+
 export function classifyRead(input: ReadInput): ReadRequest {
   if (input.pages !== undefined) return { kind: 'pass' };
+  if (notLines(input.file_path) !== undefined) return { kind: 'pass' };
   if (input.allow_large !== undefined && input.allow_large !== false) return { kind: 'pass' };
   // offset 0 starts at line 1 (the engine only labels it 0).
   const first = Math.max(1, input.offset ?? 1);

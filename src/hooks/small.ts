@@ -3,6 +3,7 @@
 import type { Stats } from 'node:fs';
 import { neverCountedChars, resolveCap } from '../estimate/cap.js';
 import { regularFile } from './context.js';
+import { notLines } from './request.js';
 
 /** The smallest cap sessions are known to run at (a server flag); below this size no window is at risk. */
 const SMALLEST_KNOWN_CAP = 10_000;
@@ -24,12 +25,26 @@ export function fileAtRisk(
 /** The cheapest answer first, from the raw hook input before any schema is loaded: true when `pre` would
  * certainly say nothing because the file is not one a window of could be refused. */
 export function tooSmallToMatter(json: unknown, env: NodeJS.ProcessEnv): boolean {
-  const event = json as { cwd?: unknown; tool_input?: { file_path?: unknown } } | null;
+  const filePath = rawFilePath(json);
+  return filePath !== undefined && !fileAtRisk(filePath, (json as { cwd?: unknown }).cwd, env);
+}
+
+/** True when the hook certainly says nothing of a Read of an image, a PDF or a notebook, which the engine does not
+ * read as lines: `pre` never changes one, and `post` speaks only when the engine refused a notebook. */
+export function quietNotLines(json: unknown): boolean {
+  const filePath = rawFilePath(json);
+  const kind = filePath === undefined ? undefined : notLines(filePath);
+  if (kind === undefined) return false;
+  return kind !== 'notebook' || (json as { hook_event_name?: unknown }).hook_event_name !== 'PostToolUseFailure';
+}
+
+function rawFilePath(json: unknown): string | undefined {
+  const event = json as { tool_input?: { file_path?: unknown } } | null;
   const filePath =
     typeof event === 'object' && event !== null && typeof event.tool_input === 'object' && event.tool_input !== null
       ? event.tool_input.file_path
       : undefined;
-  return typeof filePath === 'string' && !fileAtRisk(filePath, event!.cwd, env);
+  return typeof filePath === 'string' ? filePath : undefined;
 }
 
 /** The same for `post`: true when it would certainly say nothing about a Read of such a file. `pre` planned

@@ -1,6 +1,6 @@
 // The built binary, run as the engine runs it: hook JSON on stdin, real files on disk.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -457,6 +457,62 @@ describe('post after a refusal', () => {
     const r = runHook('post', failureEvent('s', 'x', { file_path: join(dir, 'nope.txt'), limit: 10 }, 'File does not exist. Note: your current working directory is /r.'), env);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('Reads the engine does not read as lines: images, PDFs, notebooks', () => {
+  // The same bytes under names the engine reads as lines are clamped: a .txt of the image, a .json of the notebook.
+  const NOTEBOOK_ERROR = 'File content (10097 tokens) exceeds maximum allowed tokens (3000). Use offset and limit parameters to read specific portions of the file, or search for specific content instead of reading the whole file.';
+  const notebook = JSON.stringify({ cells: Array.from({ length: 60 }, (_, i) => ({ cell_type: 'code', source: [`x = ${i}\n`], outputs: [{ output_type: 'stream', name: 'stdout', text: [`${prose(8, i)}`] }] })), nbformat: 4 }, null, 1);
+  /** The files a session learned a density for (none when it wrote no state). */
+  const learnedPaths = (s: string): string[] => {
+    const path = join(dir, 'state', `${s}.json`);
+    return existsSync(path) ? Object.keys(JSON.parse(readFileSync(path, 'utf8')).files ?? {}) : [];
+  };
+  const cap3000 = () => ({ ...env, CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS: '3000' });
+  beforeAll(() => {
+    const pixels = Buffer.from(prose(5000)); // text-like bytes: an estimate would count them far over the cap
+    for (const name of ['shot.png', 'shot.JPG', 'shot.webp', 'doc.pdf', 'shot.txt']) writeFileSync(join(dir, name), pixels);
+    writeFileSync(join(dir, 'nb.ipynb'), notebook);
+    writeFileSync(join(dir, 'nb.json'), notebook);
+  });
+
+  it('pre leaves them alone, read whole or in a window, where a text file of the same bytes is clamped', () => {
+    const s = 'sess-not-lines';
+    for (const name of ['shot.png', 'shot.JPG', 'shot.webp', 'doc.pdf', 'nb.ipynb']) {
+      for (const window of [{}, { offset: 1, limit: 2000 }]) {
+        const r = runHook('pre', preEvent(s, `p-${name}`, { file_path: join(dir, name), ...window }), cap3000());
+        expect([name, r.status, r.stdout]).toEqual([name, 0, '']);
+      }
+    }
+    for (const name of ['shot.txt', 'nb.json']) {
+      const r = runHook('pre', preEvent(s, `p-${name}`, { file_path: join(dir, name), offset: 1, limit: 2000 }), cap3000());
+      expect(r.json.hookSpecificOutput.updatedInput.limit).toBeLessThan(2000);
+    }
+  });
+
+  it('a notebook over the cap: the note says no window helps and how to see its cells, and nothing is learned from the count', () => {
+    const s = 'sess-notebook';
+    const file = join(dir, 'nb.ipynb');
+    const r = runHook('post', failureEvent(s, 'n1', { file_path: file, offset: 1, limit: 40 }, NOTEBOOK_ERROR), env);
+    const note: string = r.json.hookSpecificOutput.additionalContext;
+    expect(note).toContain(`${hookPath(file)} is a notebook: a Read returns all of its cells whatever offset and limit say`);
+    expect(note).toContain('counted them at 10097 tokens, over its cap of 3000, so no Read of this notebook fits');
+    // 60 cells, 3000 of 10097 tokens: the first 17 cells are about the cap's share.
+    expect(note).toContain(`its 60 cells a few at a time, for example \`jq '.cells[0:17]'`);
+    expect(note).not.toMatch(/offset=\d/);
+    expect(learnedPaths(s)).toEqual([]);
+    const memory = () => readFileSync(join(dir, 'state', 'memory.v1.json'), 'utf8');
+    expect(existsSync(join(dir, 'state', 'memory.v1.json')) ? memory() : '').not.toContain('nb.');
+    // The same count of the same text read as lines is learned (what the notebook's must not be).
+    runHook('post', failureEvent(s, 'n2', { file_path: join(dir, 'nb.json'), offset: 1, limit: 40 }, NOTEBOOK_ERROR), env);
+    expect(learnedPaths(s)).toEqual([hookPath(join(dir, 'nb.json'))]);
+    expect(memory()).toContain(JSON.stringify(hookPath(join(dir, 'nb.json'))));
+  });
+
+  it('a notebook over 256 KB: the engine\'s own message names jq, and the pager adds nothing', () => {
+    const r = runHook('post', failureEvent('sess-notebook-size', 'n3', { file_path: join(dir, 'nb.ipynb') }, 'Notebook content (663.1KB) exceeds maximum allowed size (256KB). Use Bash with jq to read specific portions:'), env);
+    expect([r.status, r.stdout]).toEqual([0, '']);
   });
 });
 

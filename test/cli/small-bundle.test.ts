@@ -20,6 +20,7 @@ const big = join(dir, 'big.txt');
   writeFileSync(join(bundle, 'main.cjs'), `require('node:fs').writeFileSync(${JSON.stringify(mark)}, '');\nexports.runHook = () => {};\n`);
   writeFileSync(small, Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join('\n'));
   writeFileSync(big, 'word '.repeat(40_000));
+  for (const name of ['shot.png', 'doc.PDF', 'nb.ipynb']) writeFileSync(join(dir, name), 'word '.repeat(40_000));
 }
 beforeEach(() => rmSync(mark, { force: true }));
 
@@ -50,5 +51,14 @@ describe('the small bundle alone', () => {
     expect(loadsMain('post', postEvent('s', 'p4', window, engineRead(small, 10, 20), dir))).toBe(true);
     const whole = { file_path: big };
     expect(loadsMain('post', postEvent('s', 'p5', whole, engineRead(big, undefined, undefined), dir))).toBe(true);
+  });
+
+  it('a large image, PDF or notebook, which the engine does not read as lines: alone but for a refused notebook', () => {
+    const refused = 'File content (40000 tokens) exceeds maximum allowed tokens (25000).';
+    for (const name of ['shot.png', 'doc.PDF', 'nb.ipynb']) {
+      const input = { file_path: join(dir, name), offset: 1, limit: 2000 };
+      expect([name, loadsMain('pre', preEvent('s', 'n1', input, dir))]).toEqual([name, false]);
+      expect([name, loadsMain('post', failureEvent('s', 'n2', input, refused, dir))]).toEqual([name, name === 'nb.ipynb']);
+    }
   });
 });

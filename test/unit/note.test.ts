@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampedNote, refusalNote, shortWindowNote } from '../../src/hooks/note';
+import { clampedNote, notebookNote, refusalNote, shortWindowNote } from '../../src/hooks/note';
 
 describe('shortWindowNote: what the model is told after a window came back short', () => {
   const base = { path: '/repo/big.txt', totalLines: 3001, returnedFirst: 1, returnedLast: 1099, askedFirst: 1, cap: 25000 } as const;
@@ -127,5 +127,22 @@ describe('clampedNote: said by pre only when it could not record its plan', () =
   it('still names the window sent and the call that continues', () => {
     expect(clampedNote('/r/a.txt', { sentFirst: 101, sentLines: 400, askedLines: 1000, cap: 10000 }))
       .toBe('read-ceiling-pager: this Read of /r/a.txt was shortened to lines 101-500 of the requested 101-1100, the most that fits under the 10000-token Read cap. offset=501 limit=600 continues from there.');
+  });
+});
+
+describe('notebookNote: a notebook over the cap, which no window of a Read can shorten', () => {
+  it('says why no Read fits, and names a first range of cells of about the cap\'s share', () => {
+    const note = notebookNote({ path: '/w/my nb.ipynb', tokens: 60_000, cap: 25_000, cells: 48 });
+    expect(note).toBe(
+      'read-ceiling-pager: /w/my nb.ipynb is a notebook: a Read returns all of its cells whatever offset and limit say, ' +
+      'and the engine counted them at 60000 tokens, over its cap of 25000, so no Read of this notebook fits. ' +
+      "A shell shows its 48 cells a few at a time, for example `jq '.cells[0:20]' '/w/my nb.ipynb'`.");
+    expect(note).not.toMatch(/offset=\d|limit=\d/);
+  });
+
+  it('one cell at least, never more than there are, and a plain range when the cells are not known', () => {
+    expect(notebookNote({ path: 'n.ipynb', tokens: 900_000, cap: 25_000, cells: 5 })).toContain("its 5 cells a few at a time, for example `jq '.cells[0:1]' n.ipynb`");
+    expect(notebookNote({ path: 'n.ipynb', tokens: 25_001, cap: 25_000, cells: 1 })).toContain("A shell shows parts of its one cell, for example `jq '.cells[0].source' n.ipynb`.");
+    expect(notebookNote({ path: 'n.ipynb', tokens: 30_000, cap: 25_000, cells: undefined })).toContain("its cells a few at a time, for example `jq '.cells[0:10]' n.ipynb`");
   });
 });

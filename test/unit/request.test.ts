@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampedInput, classifyRead } from '../../src/hooks/request';
+import { clampedInput, classifyRead, notLines } from '../../src/hooks/request';
 
 describe('classifyRead names the engine path a Read takes', () => {
   it('an explicit window', () => {
@@ -23,6 +23,26 @@ describe('classifyRead names the engine path a Read takes', () => {
     expect(classifyRead({ file_path: '/a.pdf', pages: '1-3', limit: 10 })).toEqual({ kind: 'pass' });
     expect(classifyRead({ file_path: '/a', allow_large: true, limit: 10 })).toEqual({ kind: 'pass' });
     expect(classifyRead({ file_path: '/a', allow_large: false, limit: 10 })).toEqual({ kind: 'window', first: 1, lines: 10 });
+  });
+
+  it('leaves images, PDFs and notebooks alone, whatever window they name: the engine does not read them as lines', () => {
+    for (const file_path of ['/s/shot.png', '/s/a.JPG', 'rel/b.jpeg', '/c.gif', '/d.webp', '/e.pdf', '/f.ipynb', 'C:\\n\\g.IPYNB']) {
+      expect([file_path, classifyRead({ file_path, offset: 1, limit: 10 })]).toEqual([file_path, { kind: 'pass' }]);
+      expect([file_path, classifyRead({ file_path })]).toEqual([file_path, { kind: 'pass' }]);
+    }
+  });
+});
+
+describe('notLines: what the engine reads some other way than as lines, by extension as node reads it', () => {
+  it('images, PDFs and notebooks, in any case', () => {
+    expect(['a.png', 'a.jpg', 'a.jpeg', 'a.gif', 'a.webp', 'a.PDF', 'a.ipynb'].map(notLines))
+      .toEqual(['image', 'image', 'image', 'image', 'image', 'pdf', 'notebook']);
+  });
+
+  it('not text that only looks like them: another extension, a name that is only the extension, a dot in a folder', () => {
+    for (const path of ['a.svg', 'a.png.txt', 'notebook.json', '/x/.png', '.ipynb', '/x.png/readme', 'C:\\x.pdf\\a', 'png', 'a.']) {
+      expect([path, notLines(path)]).toEqual([path, undefined]);
+    }
   });
 });
 
