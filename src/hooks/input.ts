@@ -32,6 +32,8 @@ export const ReadFile = z.looseObject({
   numLines: line,
   totalLines: line,
   truncatedByTokenCap: z.optional(z.boolean()),
+  /** The text shown, without line numbers: on a partial page that is a character excerpt, shorter than its lines. */
+  content: z.optional(z.string()),
 });
 
 export const PostToolUse = z.looseObject({

@@ -262,6 +262,33 @@ export function usageRatio(
 }
 
 /** Whether the file ends with a newline: the engine then counts an empty last line that nobody needs. */
+/** The last line a partial page shows, when the page is the engine's character excerpt and cuts it: a line too long
+ * for any page (docs/ENGINE.md §4.4). `shownChars` is the length of the page's text. */
+export interface CutLine {
+  line: number;
+  /** Characters of the line shown, and in all. */
+  shown: number;
+  chars: number;
+}
+
+export function cutLastLine(
+  path: string,
+  first: number,
+  lines: number,
+  shownChars: number,
+  deadline: number,
+): CutLine | undefined {
+  if (lines < 1) return undefined;
+  const all = measureWindow(path, first, lines, deadline);
+  if (all.scan.timedOut || all.lines < lines || shownChars >= all.chars) return undefined;
+  const before = lines > 1 ? measureWindow(path, first, lines - 1, deadline) : undefined;
+  if (before?.scan.timedOut) return undefined;
+  // The lines before the last one, each with its newline.
+  const beforeChars = before ? before.chars + 1 : 0;
+  const shown = shownChars - beforeChars;
+  return shown < 0 ? undefined : { line: first + lines - 1, shown, chars: all.chars - beforeChars };
+}
+
 /** A notebook's cells, or undefined when they cannot be told cheaply (too big to parse, or not a notebook). */
 export function notebookCells(path: string, size: number): number | undefined {
   if (size > NOTEBOOK_PARSE_MAX_BYTES) return undefined;

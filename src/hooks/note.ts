@@ -64,12 +64,17 @@ export interface ShortWindow {
   /** For 'partial-page': the model asked for lines 1 to this (all of the file), and `pre` sent the Read without limit,
    * which the engine pages where it would have refused the window. */
   sentWhole?: number;
+  /** With `sentWhole`: the window was not all of the file, but its first line alone is over the cap. */
+  lineOverCap?: boolean;
+  /** For 'partial-page': the page was the engine's character excerpt, which showed only the first `shown` of the
+   * `chars` characters of line `line` (then `returnedLast` is the line before it). */
+  cut?: { line: number; shown: number; chars: number };
 }
 
 /** The note after a window that came back shorter than the reading it belongs to. */
 export function shortWindowNote(w: ShortWindow): string {
   const parts = [`${PREFIX} ${shortPath(w.path)} has ${w.totalLines} lines.`];
-  const returned = `lines ${range(w.returnedFirst, w.returnedLast)}`;
+  const returned = range2(w.returnedFirst, w.returnedLast);
   const asked = w.askedLast === undefined ? undefined : range(w.askedFirst, w.askedLast);
   const fits = `, the most that fits under the ${w.cap}-token Read cap`;
   switch (w.because) {
@@ -105,13 +110,19 @@ export function shortWindowNote(w: ShortWindow): string {
       break;
     case 'partial-page': {
       const share = Math.round((100 * (w.returnedLast - w.returnedFirst + 1)) / Math.max(1, w.end));
-      parts.push(
-        `${w.sentWhole === undefined ? 'This Read without limit' : `This Read asked for ${range2(1, w.sentWhole)}, all of the file; the pager sent it without limit, which the engine pages where it would refuse the window, and it`} showed ${returned} (${share}% of the file's lines), the engine's partial page, which does not count as having read the file for Write; a window does.`,
-      );
+      const read = w.sentWhole === undefined
+        ? 'This Read without limit'
+        : w.lineOverCap
+          ? `This Read asked for ${range2(1, w.sentWhole)}; the pager sent it without limit, which the engine answers with an excerpt where it would refuse a window, and it`
+          : `This Read asked for ${range2(1, w.sentWhole)}, all of the file; the pager sent it without limit, which the engine pages where it would refuse the window, and it`;
+      const shown = w.cut
+        ? `${w.returnedLast >= w.returnedFirst ? `${returned} and ` : ''}the first ${w.cut.shown} of the ${w.cut.chars} characters of line ${w.cut.line}, the engine's excerpt`
+        : `${returned} (${share}% of the file's lines), the engine's partial page`;
+      parts.push(`${read} showed ${shown}, which does not count as having read the file for Write; a window does.`);
       break;
     }
   }
-  if (w.oversize) parts.push(oversizeSentence(w.path, w.oversize));
+  if (w.oversize) parts.push(oversizeSentence(w.path, w.oversize, w.cut?.line === w.oversize.first ? w.cut.shown : 0));
   parts.push(nextSentence(w));
   return parts.join(' ');
 }
@@ -215,22 +226,28 @@ export function notebookNote(n: { path: string; tokens: number; cap: number; cel
   );
 }
 
-function oversizeSentence(path: string, o: OversizeLines): string {
+/** `shown`: characters of the first line the model has already seen, so the byte range goes on after them. */
+function oversizeSentence(path: string, o: OversizeLines, shown = 0): string {
   const which = o.first === o.last ? `Line ${o.first} alone is` : `Lines ${o.first}-${o.last} are each`;
   const size = `about ${Math.round(o.tokens)} tokens (${o.chars} characters${o.first === o.last ? '' : ' for the first'})`;
   return (
     `${which} over the cap, ${size}: no Read window holding ${o.first === o.last ? 'it' : 'them'} fits. ` +
     `Grep finds text inside ${o.first === o.last ? 'it' : 'them'}, and a shell byte range shows a part, for example ` +
-    `${byteRangeAdvice(path, o.first)}.`
+    `${byteRangeAdvice(path, o.first, process.platform, shown)}.`
   );
 }
 
-/** A command that shows the first 20,000 characters of one line. POSIX tools everywhere (BSD and GNU alike);
- * on Windows the engine's Bash tool is Git Bash, which has them, and its PowerShell tool needs its own form. */
-export function byteRangeAdvice(path: string, line: number, platform: NodeJS.Platform = process.platform): string {
-  const sed = `\`sed -n '${line}p' ${shellQuote(path)} | cut -c 1-20000\``;
+/** A command that shows 20,000 characters of one line, after the first `skip`. POSIX tools everywhere (BSD and GNU
+ * alike); on Windows the engine's Bash tool is Git Bash, which has them, and its PowerShell tool needs its own form. */
+export function byteRangeAdvice(
+  path: string,
+  line: number,
+  platform: NodeJS.Platform = process.platform,
+  skip = 0,
+): string {
+  const sed = `\`sed -n '${line}p' ${shellQuote(path)} | cut -c ${skip + 1}-${skip + 20000}\``;
   if (platform !== 'win32') return sed;
-  const ps = `\`@(Get-Content -LiteralPath '${path.replace(/'/g, "''")}' -TotalCount ${line})[-1][0..19999] -join ''\``;
+  const ps = `\`@(Get-Content -LiteralPath '${path.replace(/'/g, "''")}' -TotalCount ${line})[-1][${skip}..${skip + 19999}] -join ''\``;
   return `${sed} in Git Bash, or ${ps} in PowerShell`;
 }
 

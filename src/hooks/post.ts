@@ -20,6 +20,7 @@ import { ReadInput, type PostEvent, type PostToolUse, type PostToolUseFailure } 
 import {
   budgetFor,
   continuation,
+  cutLastLine,
   endsWithNewline,
   fitWindow,
   HOPEFUL_SIZING,
@@ -110,6 +111,12 @@ function afterSuccess(
     kept = keepSeen(event, file, returnedFirst, state, ctx);
   }
   const returnedLast = returnedFirst + out.numLines - 1;
+  // The engine's character excerpt of a file whose lines are too long to page shows only a part of its last line.
+  const cut = file && out.truncatedByTokenCap && out.content !== undefined
+    ? cutLastLine(file.path, returnedFirst, out.numLines, out.content.length, ctx.deadline)
+    : undefined;
+  /** The last line shown whole. */
+  const shownLast = cut ? cut.line - 1 : returnedLast;
   // The engine counts the empty line after a final newline; nobody needs a window for it.
   const lastLine = file && endsWithNewline(file.path, file.stat.size) ? out.totalLines - 1 : out.totalLines;
 
@@ -118,7 +125,7 @@ function afterSuccess(
   const asked = askedFor(event, plan, state, file, returnedFirst);
   if (!asked) return silent('whole-file-read');
   const end = asked.last === undefined ? lastLine : Math.min(asked.last, lastLine);
-  if (returnedLast >= end) {
+  if (shownLast >= end) {
     // A reading of ours is done; the file stays known as read, so its next window is not a first one.
     if (file && asked.because !== 'shortened')
       ctx.store.update(event.session_id, (s) => withReading(s, file.path, readingFor(file, asked, undefined, ctx.now)));
@@ -128,10 +135,10 @@ function afterSuccess(
   const cap = plan?.cap ?? resolveCap(ctx.env, state.cap).cap;
   const sizing = !file
     ? undefined
-    : ((asked.because === 'partial-page' ? fromPartialPage(state, file, out, cap, ctx.deadline) : undefined) ??
+    : ((asked.because === 'partial-page' && !cut ? fromPartialPage(state, file, out, cap, ctx.deadline) : undefined) ??
       sizingOf(state, ctx, file, bannerPending === undefined));
-  const next = file && sizing ? continuation(file.path, returnedLast + 1, end, cap, sizing, ctx.deadline) : undefined;
-  const fitted = next?.window ?? (next ? undefined : { first: returnedLast + 1, lines: end - returnedLast });
+  const next = file && sizing ? continuation(file.path, shownLast + 1, end, cap, sizing, ctx.deadline) : undefined;
+  const fitted = next?.window ?? (next ? undefined : { first: shownLast + 1, lines: end - shownLast });
   const after = fitted && namedWindow(fitted, lastLine, out.totalLines, asked.last);
   // A reader reading on past the requested window may go up to the first line another Read of the same message
   // asked for (parallel windows of one file are read once), or to the file's last.
@@ -167,7 +174,7 @@ function afterSuccess(
   }
   const bannerPage = out.numLines;
   const bannerOver =
-    asked.because === 'partial-page' && after && after.lines < Math.min(bannerPage, end - after.first + 1)
+    asked.because === 'partial-page' && !cut && after && after.lines < Math.min(bannerPage, end - after.first + 1)
       ? bannerPage
       : undefined;
   return shortWindowNote({
@@ -175,11 +182,12 @@ function afterSuccess(
     ...(plan?.enginePage !== undefined ? { enginePage: plan.enginePage } : {}),
     // A window of the whole file that `pre` sent without limit, and the engine paged.
     ...(asked.because === 'partial-page' && plan?.askedLines !== undefined && input.limit === undefined
-      ? { sentWhole: plan.askedFirst + plan.askedLines - 1 }
+      ? { sentWhole: plan.askedFirst + plan.askedLines - 1, ...(plan.lineOverCap ? { lineOverCap: true } : {}) }
       : {}),
     totalLines: out.totalLines,
     returnedFirst,
-    returnedLast,
+    returnedLast: shownLast,
+    ...(cut ? { cut } : {}),
     askedFirst: asked.first,
     askedLast: asked.last === undefined ? undefined : end,
     because: asked.because,
@@ -298,7 +306,9 @@ function askedFor(
   const out = event.tool_response.file;
   let asked: Asked;
   if (out.truncatedByTokenCap) {
-    asked = { first: 1, last: undefined, because: 'partial-page' };
+    // A window from a first line over the cap, sent without limit, is still the model's window.
+    const last = plan?.lineOverCap && plan.askedLines !== undefined ? plan.askedLines : undefined;
+    asked = { first: 1, last, because: 'partial-page' };
   } else if (plan) {
     const last = plan.askedLines === undefined ? undefined : plan.askedFirst + plan.askedLines - 1;
     const wholeRead = plan.askedLines === undefined && plan.askedFirst === 1;

@@ -54,7 +54,14 @@ export type WindowPlan =
       enginePage?: number;
     }
   /** A window that asks for all of a file under 256 KiB, sent with no limit: never refused, only paged. */
-  | { kind: 'read-whole'; askedLines: number; tokens: number; updatedInput: Record<string, unknown> };
+  | {
+      kind: 'read-whole';
+      askedLines: number;
+      tokens: number;
+      updatedInput: Record<string, unknown>;
+      /** Not all of the file: a window whose first line alone is over the cap. */
+      lineOverCap?: true;
+    };
 
 /** Why `pre` left a Read alone, for the trace: a plan's reason, or a window a note of ours named. */
 export type PreSilence = PassReason | 'named-continuation';
@@ -99,6 +106,7 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
       sentLines: plan.askedLines,
       estimate: Math.round(plan.tokens),
       cap,
+      ...(plan.lineOverCap ? { lineOverCap: true as const } : {}),
       at: ctx.now,
     };
     ctx.store.update(event.session_id, (s) => withPlan(s, event.tool_use_id, whole));
@@ -172,7 +180,15 @@ export function planWindow(
       : { kind: 'pass', reason: 'start-beyond-end' };
   }
   if (fit.whole && !needsLimit) return { kind: 'pass', reason: 'fits' };
-  if (fit.lines === 0) return { kind: 'pass', reason: 'first-line-over-cap' };
+  if (fit.lines === 0) {
+    // No window from this line fits, and the engine would refuse this one. From line 1 of a file it pages, a Read
+    // without limit is never refused: the engine shows an excerpt of the line (docs/ENGINE.md §4.4), in the same round.
+    if (asked !== undefined && first === 1 && !overSizeCap && whole === 'engine') {
+      const point = fitsAtPoint(file.path, first, asked, cap, sizing, deadline);
+      return { kind: 'read-whole', askedLines: asked, tokens: point.tokens, updatedInput: wholeInput(input), lineOverCap: true };
+    }
+    return { kind: 'pass', reason: 'first-line-over-cap' };
+  }
   // A window of all of a file under 256 KiB whose point estimate fits, where the margin does not: clamped, it takes
   // two rounds for sure; sent with no limit, the engine returns it whole, or pages it when it counts over the cap
   // (two rounds, and the page's banner tells the file's count), and never refuses it. So it is no gamble, and it

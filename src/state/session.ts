@@ -18,6 +18,9 @@ export interface Plan {
   /** A read with no limit ran as a window because the engine's partial page would have held only about this many
    * lines (its count of the whole file is swollen by lines denser than the rest). */
   enginePage?: number;
+  /** A window from line 1, whose first line alone is over the cap, sent without limit: the engine shows an excerpt of
+   * that line where it would refuse the window. */
+  lineOverCap?: true;
   at: number;
 }
 
@@ -248,7 +251,8 @@ export function normalizeState(raw: unknown): SessionState {
         typeof p.file === 'string' &&
         allFinite(p, ['size', 'mtimeMs', 'askedFirst', 'sentFirst', 'sentLines', 'estimate', 'cap', 'at']) &&
         (p.askedLines === undefined || isFiniteNumber(p.askedLines)) &&
-        (p.enginePage === undefined || isFiniteNumber(p.enginePage))
+        (p.enginePage === undefined || isFiniteNumber(p.enginePage)) &&
+        (p.lineOverCap === undefined || p.lineOverCap === true)
       ) {
         setOwn(state.plans, id, p as unknown as Plan);
       }

@@ -41,6 +41,9 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The hooks' environment at a cap of 3,000 tokens. */
+const cap3000 = () => ({ ...env, CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS: '3000' });
+
 function state(): any {
   return JSON.parse(readFileSync(join(dir, 'state', `${session}.json`), 'utf8'));
 }
@@ -199,6 +202,25 @@ describe('reads without a limit', () => {
     // The engine's page of 1000 lines says how densely it counted the file: the next window is sized from that,
     // about as long as the page (the engine's page holds 85% of the cap; the next window fills the cap).
     expect(Number(m![1])).toBeGreaterThan(1000);
+  });
+
+  it('a first line over the cap: a window from it runs without limit, and after the engine\'s excerpt the note says how much of the line it showed', () => {
+    const file = join(dir, 'line-over-cap.txt');
+    const line1 = prose(2000).replace(/\n/g, ' ').slice(0, 60_000);
+    writeFileSync(file, `${line1}\n${prose(100)}`);
+    const s = 'sess-excerpt';
+    const pre = runHook('pre', preEvent(s, 'x1', { file_path: file, offset: 1, limit: 50 }), cap3000());
+    expect(pre.json.hookSpecificOutput.updatedInput).toEqual({ file_path: hookPath(file) });
+    // The engine's excerpt: the first 14,336 characters of line 1, which it counts as one line returned.
+    const excerpt = { type: 'text', file: { filePath: file, content: line1.slice(0, 14_336), numLines: 1, startLine: 1, totalLines: 102, truncatedByTokenCap: true } };
+    const note: string = runHook('post', postEvent(s, 'x1', { file_path: file }, excerpt), cap3000()).json.hookSpecificOutput.additionalContext;
+    expect(note).toContain('This Read asked for lines 1-50; the pager sent it without limit, which the engine answers with an excerpt where it would refuse a window, and it showed the first 14336 of the 60000 characters of line 1');
+    expect(note).toContain(`cut -c 14337-34336`);
+    expect(note).toContain('offset=2 limit=49 is the rest of the requested window');
+    // The model's own read with no limit, excerpted the same way.
+    const own: string = runHook('post', postEvent(s, 'x2', { file_path: file }, excerpt), cap3000()).json.hookSpecificOutput.additionalContext;
+    expect(own).toContain('This Read without limit showed the first 14336 of the 60000 characters of line 1, the engine\'s excerpt');
+    expect(own).toMatch(/Lines 2-101 are not shown yet; offset=2 limit=\d+/);
   });
 
   it('after a partial page whose banner is not in the transcript yet: the next window keeps a first one\'s margin, and the banner is read once it comes', () => {
@@ -469,7 +491,6 @@ describe('Reads the engine does not read as lines: images, PDFs, notebooks', () 
     const path = join(dir, 'state', `${s}.json`);
     return existsSync(path) ? Object.keys(JSON.parse(readFileSync(path, 'utf8')).files ?? {}) : [];
   };
-  const cap3000 = () => ({ ...env, CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS: '3000' });
   beforeAll(() => {
     const pixels = Buffer.from(prose(5000)); // text-like bytes: an estimate would count them far over the cap
     for (const name of ['shot.png', 'shot.JPG', 'shot.webp', 'doc.pdf', 'shot.txt']) writeFileSync(join(dir, name), pixels);

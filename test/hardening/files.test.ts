@@ -51,7 +51,7 @@ function noteDisagrees(note: string, response: any, asked: Record<string, any>):
   if (!note.includes(` has ${f.totalLines} lines.`)) bad.push(`line count not ${f.totalLines}`);
   const first = Math.max(1, f.startLine);
   const last = first + f.numLines - 1;
-  if (!note.includes(`returned lines ${first === last ? first : `${first}-${last}`}`)) bad.push(`returned lines not ${first}-${last}`);
+  if (!note.includes(`returned ${first === last ? `line ${first}` : `lines ${first}-${last}`}`)) bad.push(`returned lines not ${first}-${last}`);
   const askedLast = asked.limit === undefined ? f.totalLines + 1 : Math.max(1, asked.offset ?? 1) + asked.limit - 1;
   for (const m of note.matchAll(/offset=(\d+) limit=(\d+)/g)) {
     const a = Number(m[1]); const b = Number(m[2]);

@@ -1,10 +1,10 @@
 // Shared by the hardening battery: hostile fixtures, the wire-level promise as one checker, async runs of the
 // built binary, and the figures each suite prints.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { BIN, hookCommand, hookEnv, WINDOWS } from '../helpers/hook';
+import { BIN, hookCommand, hookEnv, localPath, WINDOWS } from '../helpers/hook';
 import { prose } from '../helpers/text';
 
 export { BIN, prose };
@@ -49,6 +49,20 @@ export type Event = Record<string, unknown>;
 
 /** The wire promise for one hook run, as a list of broken rules (empty: kept). `stdout` is exactly what
  * was printed; `event` is what was sent (undefined when stdin was not a JSON object). */
+/** The one other rewrite `pre` may make: a window from line 1 of a file under 256 KiB sent as a read of the whole
+ * file (no offset, no limit), which the engine answers with a page or an excerpt and never refuses. */
+function readsWholeBroken(input: Record<string, any>, next: Record<string, any>): string[] {
+  const bad: string[] = [];
+  if (typeof input.limit !== 'number') bad.push('a read with no limit sent as another read with no limit');
+  if (!(input.offset === undefined || input.offset === 0 || input.offset === 1)) bad.push(`offset ${input.offset} dropped`);
+  let size = Infinity;
+  try { size = statSync(localPath(input.file_path)).size; } catch { /* not a file: reported below */ }
+  if (size > 256 * 1024) bad.push(`sent without limit a file of ${size} bytes, which the engine refuses`);
+  const { limit: _l, offset: _o, ...restIn } = input;
+  if (JSON.stringify(restIn) !== JSON.stringify(next)) bad.push('a field other than limit/offset changed');
+  return bad;
+}
+
 export function brokenPromises(name: 'pre' | 'post', event: unknown, stdout: string): string[] {
   if (stdout === '') return [];
   const bad: string[] = [];
@@ -77,6 +91,7 @@ export function brokenPromises(name: 'pre' | 'post', event: unknown, stdout: str
     const next = h.updatedInput as Record<string, any> | undefined;
     if (!next || typeof next !== 'object') return [...bad, 'pre output without updatedInput'];
     if (!input || typeof input !== 'object') return [...bad, 'updatedInput without a tool_input'];
+    if (!('limit' in next) && !('offset' in next)) return [...bad, ...readsWholeBroken(input, next)];
     if (!Number.isSafeInteger(next.limit) || next.limit < 1) bad.push(`limit ${next.limit}`);
     if (typeof input.limit === 'number' && input.limit > 0 && next.limit > input.limit) bad.push(`limit raised ${input.limit} → ${next.limit}`);
     if (!(next.offset === input.offset || (input.offset === 0 && next.offset === 1))) bad.push(`offset ${input.offset} → ${next.offset}`);

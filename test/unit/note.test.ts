@@ -67,6 +67,30 @@ describe('shortWindowNote: what the model is told after a window came back short
     expect(note).toContain('offset=1100 limit=900');
   });
 
+  it('after the engine\'s character excerpt: only part of the last line was shown, and the byte range goes on after it', () => {
+    const oversize = { first: 1, last: 1, tokens: 12584, chars: 60000 };
+    const cut = { line: 1, shown: 14336, chars: 60000 };
+    const alone = shortWindowNote({ ...base, totalLines: 102, returnedFirst: 1, returnedLast: 0, askedLast: undefined, because: 'partial-page', end: 101, oversize, next: { first: 2, lines: 101 }, cut });
+    expect(alone).toContain("This Read without limit showed the first 14336 of the 60000 characters of line 1, the engine's excerpt, which does not count as having read the file for Write; a window does. Line 1 alone is over the cap");
+    expect(alone).toContain("`sed -n '1p' /repo/big.txt | cut -c 14337-34336`");
+    expect(alone).not.toContain('lines 1-0');
+    const after = shortWindowNote({ ...base, totalLines: 102, returnedFirst: 1, returnedLast: 3, askedLast: undefined, because: 'partial-page', end: 101, oversize: { ...oversize, first: 4, last: 4 }, next: { first: 5, lines: 98 }, cut: { line: 4, shown: 900, chars: 60000 } });
+    expect(after).toContain('showed lines 1-3 and the first 900 of the 60000 characters of line 4');
+    expect(after).toContain("`sed -n '4p' /repo/big.txt | cut -c 901-20900`");
+  });
+
+  it('after a window from a first line over the cap that the pager sent without limit: says so, and goes on with the window', () => {
+    const note = shortWindowNote({ ...base, totalLines: 102, returnedFirst: 1, returnedLast: 0, askedLast: 50, because: 'partial-page', end: 50, oversize: { first: 1, last: 1, tokens: 12584, chars: 60000 }, next: { first: 2, lines: 49 }, sentWhole: 50, lineOverCap: true, cut: { line: 1, shown: 14336, chars: 60000 } });
+    expect(note).toContain('This Read asked for lines 1-50; the pager sent it without limit, which the engine answers with an excerpt where it would refuse a window, and it showed the first 14336 of the 60000 characters of line 1');
+    expect(note).not.toContain('all of the file');
+    expect(note).toContain('offset=2 limit=49 is the rest of the requested window');
+  });
+
+  it('one line returned is "line N"', () => {
+    expect(shortWindowNote({ ...base, returnedFirst: 7, returnedLast: 7, askedFirst: 7, askedLast: 9, because: 'clamped', end: 9, next: { first: 8, lines: 2 } }))
+      .toContain('This Read returned line 7 of the requested 7-9');
+  });
+
   it('names lines that no window can hold and the way past them', () => {
     const note = shortWindowNote({
       path: '/r/min.json', totalLines: 4, returnedFirst: 1, returnedLast: 1, askedFirst: 1, askedLast: 4, because: 'clamped', cap: 25000,

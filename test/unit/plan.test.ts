@@ -170,3 +170,35 @@ describe('a window of all of a file that fits by its point estimate but not with
     expect(p.kind).toBe('clamp');
   });
 });
+
+describe('a window whose first line alone is over the cap', () => {
+  // Line 1: 60,000 characters of prose with no newline, far over a cap of 3,000; 100 short lines after it.
+  const words = prose(2000).replace(/\n/g, ' ').slice(0, 60_000);
+  const make = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return { path, stat: { size: statSync(path).size } };
+  };
+  const small = make('line-over-cap.txt', `${words}\n${prose(100)}`);
+  const big = make('line-over-cap-big.txt', `${words}\n${prose(4400)}`);
+
+  it('from line 1 of a file under 256 KiB: sent with no limit, which the engine answers with an excerpt of the line', () => {
+    for (const limit of [1, 50, 5000]) {
+      const p = planWindow({ file_path: small.path, offset: 1, limit, extra: 'kept' }, small, 3000, PRIOR_SIZING, later);
+      expect(p).toMatchObject({ kind: 'read-whole', askedLines: limit, lineOverCap: true });
+      if (p.kind === 'read-whole') expect(p.updatedInput).toEqual({ file_path: small.path, extra: 'kept' });
+    }
+  });
+
+  it('left to the engine\'s refusal (and post\'s note) where a read with no limit is refused too, or is not wanted', () => {
+    expect(big.stat.size).toBeGreaterThan(WHOLE_FILE_MAX_BYTES);
+    expect(planWindow({ file_path: big.path, offset: 1, limit: 50 }, big, 3000, PRIOR_SIZING, later))
+      .toEqual({ kind: 'pass', reason: 'first-line-over-cap' });
+    expect(planWindow({ file_path: small.path, offset: 1, limit: 50 }, small, 3000, PRIOR_SIZING, later, 'window'))
+      .toEqual({ kind: 'pass', reason: 'first-line-over-cap' });
+    // From a later line over the cap: a read with an offset and no limit is refused, not paged.
+    const later2 = make('line-over-cap-later.txt', `short\n${words}\n${prose(100)}`);
+    expect(planWindow({ file_path: later2.path, offset: 2, limit: 50 }, later2, 3000, PRIOR_SIZING, later))
+      .toEqual({ kind: 'pass', reason: 'first-line-over-cap' });
+  });
+});

@@ -31,4 +31,9 @@ describe('byteRangeAdvice', () => {
       + "`@(Get-Content -LiteralPath 'C:\\r\\it''s.json' -TotalCount 3)[-1][0..19999] -join ''` in PowerShell",
     );
   });
+
+  it('after the characters already shown (an engine excerpt), the next 20,000', () => {
+    expect(byteRangeAdvice('/r/min.json', 1, 'linux', 14336)).toBe("`sed -n '1p' /r/min.json | cut -c 14337-34336`");
+    expect(byteRangeAdvice('C:\\m.json', 1, 'win32', 100)).toContain('-TotalCount 1)[-1][100..20099] -join');
+  });
 });
