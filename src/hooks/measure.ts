@@ -261,7 +261,6 @@ export function usageRatio(
   return ratio >= USAGE_RATIO_BOUNDS[0] && ratio <= USAGE_RATIO_BOUNDS[1] ? ratio : undefined;
 }
 
-/** Whether the file ends with a newline: the engine then counts an empty last line that nobody needs. */
 /** The last line a partial page shows, when the page is the engine's character excerpt and cuts it: a line too long
  * for any page (docs/ENGINE.md §4.4). `shownChars` is the length of the page's text. */
 export interface CutLine {
@@ -303,6 +302,7 @@ export function notebookCells(path: string, size: number): number | undefined {
  * nears this. */
 const NOTEBOOK_PARSE_MAX_BYTES = 8 * 1024 * 1024;
 
+/** Whether the file ends with a newline: the engine then counts an empty last line that nobody needs. */
 export function endsWithNewline(path: string, size: number): boolean {
   if (size === 0) return false;
   try {

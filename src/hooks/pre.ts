@@ -185,7 +185,8 @@ export function planWindow(
     // without limit is never refused: the engine shows an excerpt of the line (docs/ENGINE.md §4.4), in the same round.
     if (asked !== undefined && first === 1 && !overSizeCap && whole === 'engine') {
       const point = fitsAtPoint(file.path, first, asked, cap, sizing, deadline);
-      return { kind: 'read-whole', askedLines: asked, tokens: point.tokens, updatedInput: wholeInput(input), lineOverCap: true };
+      const updatedInput = wholeInput(input);
+      return { kind: 'read-whole', askedLines: asked, tokens: point.tokens, updatedInput, lineOverCap: true };
     }
     return { kind: 'pass', reason: 'first-line-over-cap' };
   }
