@@ -115,9 +115,12 @@ export function shortWindowNote(w: ShortWindow): string {
         : w.lineOverCap
           ? `This Read asked for ${range2(1, w.sentWhole)}; the pager sent it without limit, which the engine answers with an excerpt where it would refuse a window, and it`
           : `This Read asked for ${range2(1, w.sentWhole)}, all of the file; the pager sent it without limit, which the engine pages where it would refuse the window, and it`;
-      const shown = w.cut
+      // An excerpt that ends on a newline shows none of the line after it.
+      const shown = w.cut && w.cut.shown > 0
         ? `${w.returnedLast >= w.returnedFirst ? `${returned} and ` : ''}the first ${w.cut.shown} of the ${w.cut.chars} characters of line ${w.cut.line}, the engine's excerpt`
-        : `${returned} (${share}% of the file's lines), the engine's partial page`;
+        : w.cut
+          ? `${returned}, the engine's excerpt`
+          : `${returned} (${share}% of the file's lines), the engine's partial page`;
       parts.push(`${read} showed ${shown}, which does not count as having read the file for Write; a window does.`);
       break;
     }

@@ -77,6 +77,9 @@ describe('shortWindowNote: what the model is told after a window came back short
     const after = shortWindowNote({ ...base, totalLines: 102, returnedFirst: 1, returnedLast: 3, askedLast: undefined, because: 'partial-page', end: 101, oversize: { ...oversize, first: 4, last: 4 }, next: { first: 5, lines: 98 }, cut: { line: 4, shown: 900, chars: 60000 } });
     expect(after).toContain('showed lines 1-3 and the first 900 of the 60000 characters of line 4');
     expect(after).toContain("`sed -n '4p' /repo/big.txt | cut -c 901-20900`");
+    // An excerpt that ends on a newline: none of the next line was shown.
+    const onNewline = shortWindowNote({ ...base, totalLines: 102, returnedFirst: 1, returnedLast: 3, askedLast: undefined, because: 'partial-page', end: 101, next: { first: 4, lines: 98 }, cut: { line: 4, shown: 0, chars: 60000 } });
+    expect(onNewline).toContain("This Read without limit showed lines 1-3, the engine's excerpt, which does not count");
   });
 
   it('after a window from a first line over the cap that the pager sent without limit: says so, and goes on with the window', () => {
