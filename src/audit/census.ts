@@ -15,7 +15,7 @@ export interface Tally {
   wholeFile: number;
   /** No limit, from a later line. */
   fromOffset: number;
-  /** PDF pages or allow_large. */
+  /** PDF pages, allow_large, images, PDFs and notebooks: not read as lines. */
   special: number;
   tokenRefusals: number;
   sizeRefusals: number;

@@ -3,6 +3,7 @@
 // record's `toolUseResult`; the PARTIAL banner is an `attachment` of type `read_truncation_notice`; a hook's printed
 // JSON is an `attachment` `hook_success` (stdout); a hook's context is an `attachment` `hook_additional_context`.
 // `api-request-blob` records repeat the same texts as sent to the API and are deliberately ignored.
+import { notLines } from '../hooks/request.js';
 import { isRecord as isObject } from '../state/record.js';
 
 /** The model's Read input, coerced the way the engine coerces it (docs/ENGINE.md §1). */
@@ -12,7 +13,8 @@ export interface ReadWindow {
   first: number;
   /** Line count, or undefined for "to the end of the file". */
   lines: number | undefined;
-  /** `pages` (PDF) or `allow_large`: not a plain text window. */
+  /** `pages` (PDF), `allow_large`, or an image, PDF or notebook, which the engine does not read as lines: not a
+   * plain text window. */
   special: boolean;
   /** No limit, from line 1: the engine pages these under 256 KiB. */
   whole: boolean;
@@ -141,7 +143,8 @@ export function readWindow(input: unknown): ReadWindow | undefined {
   if (!isObject(input) || typeof input.file_path !== 'string') return undefined;
   const offset = toInt(input.offset);
   const limit = toInt(input.limit ?? input.length);
-  const special = input.pages !== undefined || (input.allow_large !== undefined && input.allow_large !== false);
+  const special = input.pages !== undefined || (input.allow_large !== undefined && input.allow_large !== false) ||
+    notLines(input.file_path) !== undefined;
   const first = offset !== undefined && offset > 0 ? offset : 1;
   const lines = limit !== undefined && limit > 0 ? limit : undefined;
   const whole = lines === undefined && first === 1 && input.pages === undefined;

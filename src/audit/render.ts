@@ -23,7 +23,7 @@ export function renderReport(r: CensusReport): string {
   }
   const kinds = [`windows ${n(t.windows)}`, `whole-file ${n(t.wholeFile)}`];
   if (t.fromOffset) kinds.push(`from an offset ${n(t.fromOffset)}`);
-  if (t.special) kinds.push(`pdf/allow_large ${n(t.special)}`);
+  if (t.special) kinds.push(`images, PDFs, notebooks or allow_large ${n(t.special)}`);
   out.push(row('Read calls', t.reads, kinds.join(', ')));
   out.push('What the cap cost');
   const caps = Object.entries(t.caps).sort((a, b) => b[1] - a[1]).map(([cap, count]) => `cap ${n(Number(cap))} ×${n(count)}`);

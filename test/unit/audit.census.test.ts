@@ -290,6 +290,11 @@ describe('reading the texts back', () => {
     expect(readWindow({ file_path: '/f', offset: 0, limit: 0 })).toMatchObject({ first: 1, lines: undefined, whole: true });
     expect(readWindow({ file_path: '/f', offset: -5, length: 7 })).toMatchObject({ first: 1, lines: 7 });
     expect(readWindow({ file_path: '/f', pages: '1-3' })).toMatchObject({ special: true, whole: false });
+    // Not read as lines by the engine, whatever the window: not a text window of the census.
+    for (const file_path of ['/s.png', '/n.ipynb', '/d.PDF']) {
+      expect(readWindow({ file_path, offset: 1, limit: 50 })).toMatchObject({ special: true });
+    }
+    expect(readWindow({ file_path: '/n.ipynb.txt', offset: 1, limit: 50 })).toMatchObject({ special: false });
     expect(readWindow({ offset: 1 })).toBeUndefined();
   });
 
