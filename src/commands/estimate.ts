@@ -110,9 +110,11 @@ export function estimateRead(path: string, opts: Options, env: NodeJS.ProcessEnv
   if (plan.kind === 'read-whole')
     return {
       ...report,
-      reason:
-        'the window asks for all of a file under 256 KiB that may fit: sent with no limit, the engine returns it ' +
-        'whole or pages it, and never refuses it',
+      reason: plan.lineOverCap
+        ? 'line 1 alone is over the cap, so the engine refuses any window holding it: sent with no limit, the ' +
+          'engine answers with an excerpt of the line, and never refuses it'
+        : 'the window asks for all of a file under 256 KiB that may fit: sent with no limit, the engine returns it ' +
+          'whole or pages it, and never refuses it',
       updatedInput: plan.updatedInput,
     };
 
@@ -163,7 +165,8 @@ function passReason(
 ): string {
   switch (reason) {
     case 'not-a-window':
-      return 'a PDF page range or allow_large: the engine counts those differently';
+      return 'an image, a PDF, a notebook, a PDF page range or allow_large: the engine does not read those as lines ' +
+        'of text under the cap';
     case 'engine-pages-it':
       return `a Read with no limit of a file under 256 KiB: the engine pages it itself (${WHOLE_READS_ENV}=window makes it a window)`;
     case 'may-fit-whole':

@@ -28,7 +28,7 @@ export interface PreDecision {
 
 /** Why a Read is left as the model asked. */
 export type PassReason =
-  | 'not-a-window' // PDFs, allow_large
+  | 'not-a-window' // images, PDFs, notebooks, allow_large
   | 'engine-pages-it' // no limit, under 256 KiB: the engine's partial page (not when that page would be short, or
   // with READ_CEILING_PAGER_WHOLE_READS=window)
   | 'may-fit-whole' // no limit, under 256 KiB, estimated near the cap: the engine returns it whole or pages it

@@ -57,6 +57,22 @@ describe('read-ceiling-pager estimate', () => {
     expect(JSON.parse(small.stdout)).toMatchObject({ clamp: null, updatedInput: null });
   });
 
+  it('says a window from a first line over the cap is sent with no limit, for the engine\'s excerpt', () => {
+    const file = join(dir, 'one-long-line.txt');
+    writeFileSync(file, `${'lorem ipsum dolor sit amet '.repeat(8000)}\nshort\n`);
+    const r = run(file, '--offset', '1', '--limit', '50', '--json');
+    expect(r.status).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.reason).toMatch(/^line 1 alone is over the cap, so the engine refuses any window holding it: sent with no limit/);
+    expect(j.updatedInput).toEqual({ file_path: file });
+    // The same bytes named as a notebook: the engine reads its cells whatever the window, and pre leaves it alone.
+    const notebook = join(dir, 'one-long-line.ipynb');
+    writeFileSync(notebook, `${'lorem ipsum dolor sit amet '.repeat(8000)}\nshort\n`);
+    const nb = JSON.parse(run(notebook, '--offset', '1', '--limit', '50', '--json').stdout);
+    expect(nb.reason).toMatch(/^an image, a PDF, a notebook/);
+    expect(nb.updatedInput).toBeNull();
+  });
+
   it('uses the JSON floor of cap/2 characters for .json files', () => {
     const j = JSON.parse(run(join(dir, 'data.json'), '--limit', '20000', '--json').stdout);
     expect(j.neverCountedChars).toBe(12_500);
