@@ -8,10 +8,12 @@
 // engine by test/e2e/rounds-sim.test.ts. docs/ROUNDS.md explains the table.
 //
 // Usage: node scripts/rounds.mjs [--file PATTERN] [--tokenizer NAME[,NAME]] [--mode windows|whole] [--cap N]
-//                                [--json FILE] [--trail] [--verify] [--from-json FILE]
+//                                [--json FILE] [--trail] [--verify] [--from-json FILE] [--keep-state]
 //   --file: a regular expression on the file's id (package/path); --trail: print each Read of each case run;
+//   --tokenizer NAME*FACTOR: a model none of the five is, NAME's counts times FACTOR (claude-dense*1.3);
 //   --verify: check the fast window counts against whole-text counts on sampled windows, then run as usual;
-//   --from-json: print the tables of an earlier --json run (filters apply) without running anything.
+//   --from-json: print the tables of an earlier --json run (filters apply) without running anything;
+//   --keep-state: keep each machine's state directory (sessions, what memory.v1.json learned) and print where.
 import { readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +30,7 @@ const MODES = /** @type {const} */ (['windows', 'whole']);
 function parseArgs(/** @type {string[]} */ argv) {
   /** @type {{
    *   file?: RegExp, tokenizers: string[], modes: Array<'windows' | 'whole'>, cap: number, json?: string,
-   *   fromJson?: string, trail: boolean, verify: boolean, cold?: boolean, noUsage?: boolean,
+   *   fromJson?: string, trail: boolean, verify: boolean, cold?: boolean, noUsage?: boolean, keepState?: boolean,
    * }} */
   const o = { tokenizers: TOKENIZER_NAMES, modes: [...MODES], cap: 25_000, trail: false, verify: false };
   for (let i = 0; i < argv.length; i++) {
@@ -42,6 +44,7 @@ function parseArgs(/** @type {string[]} */ argv) {
     else if (a === '--from-json') o.fromJson = value();
     else if (a === '--trail') o.trail = true;
     else if (a === '--cold') o.cold = true;
+    else if (a === '--keep-state') o.keepState = true;
     else if (a === '--no-usage') o.noUsage = true;
     else if (a === '--verify') o.verify = true;
     else throw new Error(`unknown argument ${a}`);
@@ -123,8 +126,9 @@ async function main() {
           // One machine per tokenizer (a model) and mode, reading the files in order, each in a new session: what the
           // pager remembers carries from file to file as on a user's machine, never from one mode's read of a file to
           // the other's. --cold: a fresh machine for every file.
-          const machine = join(stateDir, o.cold ? `${f.id.replace(/\W/g, '_')}-${t}-${mode}` : `${t}-${mode}`);
-          const model = `sim-${t}`;
+          // A model name as a transcript spells one (no `*`: claude-dense*1.3 plays sim-claude-dense-x1.3).
+          const model = `sim-${t.replace('*', '-x')}`;
+          const machine = join(stateDir, `${o.cold ? `${f.id.replace(/\W/g, '_')}-` : ''}${model}-${mode}`);
           const bare = tally(simulateSession({
             file, count: counter.count, mode, hooks: undefined, stateDir: machine, model, cap: o.cap, clock,
           }), oversize, needed);
@@ -144,7 +148,8 @@ async function main() {
       process.stderr.write('.');
     }
   } finally {
-    rmSync(stateDir, { recursive: true, force: true });
+    if (o.keepState) console.error(`\nthe machines' state (sessions, memory.v1.json): ${stateDir}`);
+    else rmSync(stateDir, { recursive: true, force: true });
   }
   process.stderr.write('\n');
   if (o.verify) console.log(`verify: ${verified} windows counted both ways, ${mismatches.length} mismatches${mismatches.length ? `: ${JSON.stringify(mismatches.slice(0, 5))}` : ''}`);

@@ -58,10 +58,22 @@ export const TOKENIZER_NAMES = Object.keys(MAKERS);
 const made = new Map();
 /** @param {string} name @returns {Tokenizer} */
 export function tokenizerNamed(name) {
-  const make = MAKERS[name];
-  if (!make) throw new Error(`unknown tokenizer ${name}; one of ${TOKENIZER_NAMES.join(', ')}`);
   let t = made.get(name);
-  if (!t) { t = make(); made.set(name, t); }
+  if (t) return t;
+  // NAME*FACTOR plays a model none of the five is: NAME's counts times FACTOR (a denser or sparser tokenizer than
+  // any the estimate was fitted on, to see what the pager does with a model it has never met).
+  const scaled = /^([a-z0-9-]+)\*(\d+(?:\.\d+)?)$/.exec(name);
+  if (scaled) {
+    const base = tokenizerNamed(/** @type {string} */ (scaled[1]));
+    const factor = Number(scaled[2]);
+    if (!(factor > 0)) throw new Error(`tokenizer ${name}: the factor must be over 0`);
+    t = { ...base, name, finish: (m) => Math.ceil(base.finish(m) * factor) };
+  } else {
+    const make = MAKERS[name];
+    if (!make) throw new Error(`unknown tokenizer ${name}; one of ${TOKENIZER_NAMES.join(', ')}, or NAME*FACTOR`);
+    t = make();
+  }
+  made.set(name, t);
   return t;
 }
 

@@ -82,6 +82,18 @@ describe('engine simulation', () => {
       expect(countText(name)(f.text)).toBeGreaterThan(0);
     }
   });
+
+  it('plays a model none of the five is: NAME*FACTOR counts NAME\'s tokens times FACTOR, by pieces as whole', () => {
+    const f = file(Array.from({ length: 600 }, (_, i) => `  item ${i}: "값 ${i}", // ${i % 7}`).join('\n') + '\n', '/repo/a.ts');
+    let r = 7;
+    const rnd = () => { r = (r * 48271) % 2147483647; return r / 2147483647; };
+    for (const [name, base, factor] of [['claude-dense*1.3', 'claude-dense', 1.3], ['o200k*0.75', 'o200k', 0.75]] as const) {
+      expect(countText(name)(f.text)).toBe(Math.ceil(countText(base)(f.text) * factor));
+      expect(verifyAdditivity(f, tokenizerNamed(name), 8, rnd), name).toEqual([]);
+    }
+    expect(() => tokenizerNamed('o200k*0')).toThrow(/over 0/);
+    expect(() => tokenizerNamed('gpt9*1.2')).toThrow(/unknown tokenizer gpt9/);
+  });
 });
 
 describe('the oracle', () => {
