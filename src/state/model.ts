@@ -1,8 +1,9 @@
 // What a model's own counts say about the estimate. Tokenizers disagree by token group (one counts Hangul densely
 // and English sparsely, another the reverse), so the correction is one factor per group: the engine's count of a
-// text is about Σ k[g] × (the calibrated estimate's share of group g). Fitted by ridge regression toward 1 (the
-// calibration) on the model's observations (refusals and partial-page banners, each an exact count; the newest 32
-// within 30 days, state/memory.ts). Pure.
+// text is about Σ k[g] × (the calibrated estimate's share of group g). Each factor is fitted by ridge regression toward
+// a factor common to every group (a new tokenizer is usually denser or sparser on all text), itself held toward 1
+// (the calibration), on the model's observations (refusals and partial-page banners, each an exact count; the newest
+// 32 within 30 days, state/memory.ts). Pure.
 import { GROUP_COUNT, GROUP_OF, THREE_BYTE_GROUP } from '../estimate/groups.js';
 import { WEIGHTS, type Weights } from '../estimate/weights.js';
 import type { Observation } from './memory.js';
@@ -45,12 +46,37 @@ export function modelPrior(observations: readonly Observation[]): ModelPrior | u
   return { weights, sizingWeights, observations: usable.length };
 }
 
-/** Minimizes Σ ((k·p − t) / t)² + Σ ridge_g × (k_g − 1)² by the normal equations, then keeps each factor in
- * bounds. */
+/** How strongly the calibration holds the factor common to every group: a model denser than the calibration on
+ * all text (a new tokenizer usually is) shows it in a count of any kind of text, so one refusal raises every group
+ * some, where group by group it would take a refusal of each kind of text. */
+const COMMON_RIDGE = 0.02;
+/** The most of a count's estimate that may be three-byte letters for the count to teach the common factor. */
+const MOSTLY_OTHER_TEXT = 0.1;
+
+/** The factor common to every group: minimizes Σ ((c·Σp − t) / t)² + common_ridge × (c − 1)² over the counts of text
+ * mostly outside the three-byte scripts: tokenizers disagree by up to four times on those scripts, so a count of
+ * them says nothing about the rest. */
+function commonFactor(observations: readonly Observation[]): number {
+  let a = COMMON_RIDGE;
+  let b = COMMON_RIDGE;
+  for (const o of observations) {
+    const total = o.point.reduce((s, p) => s + p, 0);
+    if ((o.point[THREE_BYTE_GROUP] ?? 0) > MOSTLY_OTHER_TEXT * total) continue;
+    a += (total * total) / (o.tokens * o.tokens);
+    b += total / o.tokens;
+  }
+  const c = b / a;
+  return Number.isFinite(c) ? c : 1;
+}
+
+/** Minimizes Σ ((k·p − t) / t)² + Σ ridge_g × (k_g − c_g)² by the normal equations, then keeps each factor in
+ * bounds. c_g is the common factor (commonFactor), or 1 for the three-byte scripts. */
 export function fitFactors(observations: readonly Observation[]): number[] {
   const n = GROUP_COUNT;
+  const common = commonFactor(observations);
+  const toward = (g: number) => (g === THREE_BYTE_GROUP ? 1 : common);
   const a = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? ridgeOf(i) : 0)));
-  const b = Array.from({ length: n }, (_, i) => ridgeOf(i));
+  const b = Array.from({ length: n }, (_, i) => ridgeOf(i) * toward(i));
   for (const o of observations) {
     const w = 1 / (o.tokens * o.tokens);
     for (let i = 0; i < n; i++) {

@@ -23,12 +23,24 @@ describe('what a model\'s own counts teach about the estimate', () => {
     for (const o of seen) {
       expect(Math.abs(o.point.reduce((a, p, i) => a + p * k[i]!, 0) / o.tokens - 1)).toBeLessThan(0.08);
     }
-    expect(k[2]).toBe(1); // no Hangul, Han or Kana seen: the calibration stands
+    // No Hangul, Han or Kana seen: they follow the factor common to every group.
+    expect(k[2]).toBeLessThan(0.85);
     const prior = modelPrior(seen)!;
     expect(prior.observations).toBe(3);
     expect(prior.weights.words).toBeCloseTo(WEIGHTS.words * k[GROUP_OF.words]!, 10);
     // A sparser model does not shrink the estimate that sizes windows.
     expect(prior.sizingWeights).toEqual(WEIGHTS);
+  });
+
+  it('a model denser on all text: one count of code raises every group, the three-byte scripts excepted', () => {
+    // A declaration file's refused window (words, punctuation and layout, a little Cyrillic and digits), counted 1.3
+    // times the estimate as a new, denser tokenizer would.
+    const seen = [obs([7454, 13588, 0, 208, 1472, 0], [1.3, 1.3, 1.3, 1.3, 1.3, 1.3])];
+    const k = fitFactors(seen);
+    for (const g of [0, 1, 2, 3, 4]) expect(k[g], `group ${g}`).toBeGreaterThan(1.22);
+    expect(k[5]).toBe(1); // tokenizers differ by up to four times there: a count of other text says nothing of them
+    // A Korean file's first window is sized for it, with no refusal of Korean of its own.
+    expect(modelPrior(seen)!.sizingWeights.hangul).toBeGreaterThan(WEIGHTS.hangul * 1.22);
   });
 
   it('groups are told apart: dense on Hangul, sparse on English words', () => {
