@@ -1,9 +1,10 @@
-// Issue #12 on the real engine: what a refusal teaches about a file outlives the session. A denser model refuses
-// the pager's first window of a file once; in a new session on the same machine, the first window of the same
-// unchanged file fits at once. A machine without that memory is refused again (the control).
+// Issue #12 on the real engine: what a refusal teaches outlives the session. A denser model refuses the pager's
+// first window of a file once; in a new session on the same machine, the first window of the same unchanged file
+// fits at once, and so does the first window of another kind of text, by what the refusal taught about the model.
+// A machine without that memory is refused again (the control).
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir, removeTempDirs } from './harness/engine.mjs';
-import { prose, put } from './harness/files.mjs';
+import { cjsonPretty, prose, put } from './harness/files.mjs';
 import { readSession } from './harness/session.mjs';
 
 afterAll(removeTempDirs);
@@ -39,5 +40,32 @@ describe('memory across sessions', () => {
     // The same Read on a machine that never saw the file is refused, as the first session's was.
     expect(control.ok, control.run.stderr).toBe(true);
     expect(control.cursors[0]!.steps[0]!.isError).toBe(true);
+  }, ENGINE_TIMEOUT);
+
+  it('a refusal of English prose sizes a Korean file\'s first window for the same denser model in the next session', async () => {
+    const dir = tempDir('memory-model');
+    const home = tempDir('memory-model-home');
+    const english = put(dir, 'prose.txt', prose(1500, 24));
+    const first = await readSession({ cwd: dir, hooks: 'pager', scale: DENSER, home, targets: [{ path: english, offset: 1, limit: 1500, once: true }] });
+    expect(first.ok, first.run.stderr).toBe(true);
+    expect(first.cursor(english).steps[0]!.isError, 'the prior is too light for this model: refused once').toBe(true);
+
+    // Korean JSON: Hangul, quoted keys and layout, no English prose. The control machine never saw this model.
+    const korean = put(dir, 'ko.json', cjsonPretty('ko', 400, 5));
+    const target = { path: korean, offset: 1, limit: 2000, once: true };
+    const [next, control] = await Promise.all([
+      readSession({ cwd: dir, hooks: 'pager', scale: DENSER, home, targets: [target] }),
+      readSession({ cwd: dir, hooks: 'pager', scale: DENSER, home: tempDir('memory-model-home2'), targets: [target] }),
+    ]);
+    expect(next.ok, next.run.stderr).toBe(true);
+    const step = next.cursor(korean).steps[0]!;
+    expect(step.isError, step.content.slice(0, 200)).toBe(false);
+    // Sized for the model, not needlessly small: the engine counted it near the cap.
+    const page = step.lines.map(([, t]) => t).join('\n');
+    const counted = next.counts.find((c) => c.text === page);
+    expect(counted?.tokens).toBeLessThanOrEqual(25_000);
+    expect(counted!.tokens).toBeGreaterThan(25_000 * 0.75);
+    expect(control.ok, control.run.stderr).toBe(true);
+    expect(control.cursor(korean).steps[0]!.isError, 'without the memory the same window is refused').toBe(true);
   }, ENGINE_TIMEOUT);
 });
