@@ -1,7 +1,7 @@
 // What a model's own counts say about the estimate. Tokenizers disagree by token group (one counts Hangul densely
 // and English sparsely, another the reverse), so the correction is one factor per group: the engine's count of a
 // text is about Σ k[g] × (the calibrated estimate's share of group g). Each factor is fitted by ridge regression toward
-// a factor common to every group (a new tokenizer is usually denser or sparser on all text), itself held toward 1
+// a factor common to every group (a new tokenizer may be denser or sparser on all text), itself held toward 1
 // (the calibration), on the model's observations (refusals and partial-page banners, each an exact count; the newest
 // 32 within 30 days, state/memory.ts). Pure.
 import { GROUP_COUNT, GROUP_OF, THREE_BYTE_GROUP } from '../estimate/groups.js';
@@ -47,7 +47,7 @@ export function modelPrior(observations: readonly Observation[]): ModelPrior | u
 }
 
 /** How strongly the calibration holds the factor common to every group: a model denser than the calibration on
- * all text (a new tokenizer usually is) shows it in a count of any kind of text, so one refusal raises every group
+ * all text (as a new tokenizer may be) shows it in a count of any kind of text, so one refusal raises every group
  * some, where group by group it would take a refusal of each kind of text. */
 const COMMON_RIDGE = 0.02;
 /** The most of a count's estimate that may be three-byte letters for the count to teach the common factor. */
