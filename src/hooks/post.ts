@@ -45,7 +45,7 @@ import {
 } from './note.js';
 import { parseRefusal, type Refusal } from './refusal.js';
 import { askedLines, classifyRead, firstLine, notLines } from './request.js';
-import { modelCall, modelInput, readsBeside, usageToCome } from './transcript.js';
+import { modelCall, modelInput, readsBefore, usageToCome } from './transcript.js';
 import { learnFromTranscript } from './usage.js';
 
 /** Why `post` says nothing, for the trace. */
@@ -225,10 +225,11 @@ function keepSeen(event: PostToolUse, file: FileAtHand, first: number, state: Se
 }
 
 /** The last line a window reading on past `end` may reach: the file's last, or the line before the first that
- * another Read of the same file in the model's message starts at. */
+ * another Read of the same file starts at, in the model's message or before it: those lines are another reading's
+ * (parallel windows of one file), or were read already. */
 function readingOnLimit(event: PostToolUse, filePath: string, end: number, lastLine: number): number {
   let limit = lastLine;
-  for (const other of readsBeside(event.transcript_path, event.tool_use_id)) {
+  for (const other of readsBefore(event.transcript_path, event.tool_use_id)) {
     const read = ReadInput.safeParse(other);
     if (!read.success || read.data.file_path !== filePath) continue;
     const request = classifyRead(read.data);

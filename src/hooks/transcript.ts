@@ -88,17 +88,18 @@ function toolUseIn(line: string, toolUseId: string): ModelCall | undefined {
   return undefined;
 }
 
-/** The inputs of the other Read calls the model made in the same message as this one (parallel Reads: the engine
- * writes one assistant record per tool_use, all with the message's id). Pure. */
-export function siblingReads(jsonl: string, toolUseId: string): Record<string, unknown>[] {
-  const messageId = findToolUse(jsonl, toolUseId)?.messageId;
-  if (messageId === undefined) return [];
-  const needle = `"id":${JSON.stringify(messageId)}`;
+/** The inputs of every other Read call the model made in this JSONL: earlier ones, and the parallel ones of the same
+ * message (the engine writes one assistant record per tool_use). Pure. */
+export function otherReads(jsonl: string, toolUseId: string): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  for (let at = jsonl.indexOf(needle); at >= 0; at = jsonl.indexOf(needle, at + 1)) {
+  let lastStart = -1;
+  for (let at = jsonl.indexOf('"name":"Read"'); at >= 0; at = jsonl.indexOf('"name":"Read"', at + 1)) {
+    const start = jsonl.lastIndexOf('\n', at) + 1;
+    if (start === lastStart) continue; // a record with several Reads is read once
+    lastStart = start;
     const record = recordAt(jsonl, at);
     if (!isRecord(record) || record.type !== 'assistant' || !isRecord(record.message)) continue;
-    if (record.message.id !== messageId || !Array.isArray(record.message.content)) continue;
+    if (!Array.isArray(record.message.content)) continue;
     for (const b of record.message.content) {
       if (isRecord(b) && b.type === 'tool_use' && b.name === 'Read' && b.id !== toolUseId && isRecord(b.input)) out.push(b.input);
     }
@@ -106,11 +107,11 @@ export function siblingReads(jsonl: string, toolUseId: string): Record<string, u
   return out;
 }
 
-/** The other Reads of the model's message, from the session transcript. */
-export function readsBeside(transcriptPath: unknown, toolUseId: string): Record<string, unknown>[] {
+/** The model's other Reads, from the tail of the session transcript. */
+export function readsBefore(transcriptPath: unknown, toolUseId: string): Record<string, unknown>[] {
   if (typeof transcriptPath !== 'string') return [];
   const tail = readTailBytes(transcriptPath, TAIL_BYTES);
-  return tail ? siblingReads(tail.toString('utf8'), toolUseId) : [];
+  return tail ? otherReads(tail.toString('utf8'), toolUseId) : [];
 }
 
 /** The engine's count of a whole file, from the banner of its partial page (a `read_truncation_notice`

@@ -106,6 +106,24 @@ describe('pre clamps a window over the cap', () => {
     expect(steps[1]!.note).toBeUndefined();
   });
 
+  it('reading on stops before lines another Read of the file already asked for, in an earlier message too', () => {
+    const file = join(dir, 'big.txt');
+    const transcript = join(dir, 'transcript-read-on.jsonl');
+    const use = (msg: string, id: string, input: object) => JSON.stringify({
+      type: 'assistant', message: { id: msg, model: 'm', content: [{ type: 'tool_use', id, name: 'Read', input }] },
+    });
+    // An earlier message read from line 1601; this one asks for lines 1-1500.
+    const input = { file_path: file, offset: 1, limit: 1500 };
+    writeFileSync(transcript, `${use('msg_1', 'on_0', { file_path: hookPath(file), offset: 1601, limit: 500 })}\n${use('msg_2', 'on_1', input)}\n`);
+    const ran = runHook('pre', { ...preEvent('sess-on-stop', 'on_1', input), transcript_path: transcript }, env)
+      .json.hookSpecificOutput.updatedInput;
+    const note: string = runHook('post', { ...postEvent('sess-on-stop', 'on_1', ran, engineRead(file, 1, ran.limit)), transcript_path: transcript }, env)
+      .json.hookSpecificOutput.additionalContext;
+    const m = /offset=(\d+) limit=(\d+) \(to line (\d+)\) the most that fits reading on/.exec(note);
+    expect(m, note).toBeTruthy();
+    expect(Number(m![3])).toBe(1600);
+  });
+
   it('offset 0 is sent as offset 1, and the note counts lines as the file does', () => {
     const input = { file_path: join(dir, 'big.txt'), offset: 0, limit: 3000 };
     const pre = runHook('pre', preEvent(session, 'toolu_zero', input), env);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findBannerCount, findResultTokens, findToolInput, findToolUse, findUsageToCome, siblingReads } from '../../src/hooks/transcript';
+import { findBannerCount, findResultTokens, findToolInput, findToolUse, findUsageToCome, otherReads } from '../../src/hooks/transcript';
 
 const line = (id: string, input: object) => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', id, name: 'Read', input }] } });
 
@@ -51,7 +51,7 @@ describe('findToolUse reads only the assistant\'s tool_use records', () => {
     expect(findToolUse(jsonl, 'toolu_A')).toEqual({ name: 'Read', input: { file_path: '/a', limit: 5 }, model: undefined });
   });
 
-  it('the other Reads of the same message: parallel windows, one assistant record each', () => {
+  it('the other Reads: parallel windows of the same message (one assistant record each), and earlier ones', () => {
     const rec = (msg: string, id: string, input: object, name = 'Read') => JSON.stringify({
       type: 'assistant', message: { id: msg, model: 'm', content: [{ type: 'tool_use', id, name, input }] },
     });
@@ -61,9 +61,13 @@ describe('findToolUse reads only the assistant\'s tool_use records', () => {
       rec('msg_1', 'toolu_C', { command: 'ls' }, 'Bash'),
       rec('msg_2', 'toolu_D', { file_path: '/f', offset: 601, limit: 300 }),
     ].join('\n');
-    expect(siblingReads(jsonl, 'toolu_A')).toEqual([{ file_path: '/f', offset: 301, limit: 300 }]);
-    expect(siblingReads(jsonl, 'toolu_D')).toEqual([]);
-    expect(siblingReads(jsonl, 'toolu_X')).toEqual([]);
+    const b = { file_path: '/f', offset: 301, limit: 300 };
+    const d = { file_path: '/f', offset: 601, limit: 300 };
+    expect(otherReads(jsonl, 'toolu_A')).toEqual([b, d]);
+    expect(otherReads(jsonl, 'toolu_D')).toEqual([{ file_path: '/f', offset: 1, limit: 300 }, b]);
+    // A user record that repeats a tool_use is not the model's call; a cut first line is skipped.
+    const noisy = [jsonl.slice(40), '{"type":"user","message":{"content":[{"type":"tool_use","id":"toolu_Z","name":"Read","input":{"file_path":"/z"}}]}}'].join('\n');
+    expect(otherReads(noisy, 'toolu_X')).toEqual([b, d]);
   });
 });
 
