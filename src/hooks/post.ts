@@ -45,7 +45,7 @@ import {
 } from './note.js';
 import { parseRefusal, type Refusal } from './refusal.js';
 import { askedLines, classifyRead, firstLine, notLines } from './request.js';
-import { modelCall, modelInput, readsBefore, usageToCome } from './transcript.js';
+import { modelCall, modelInput, otherReadsIn, usageToCome } from './transcript.js';
 import { learnFromTranscript } from './usage.js';
 
 /** Why `post` says nothing, for the trace. */
@@ -229,7 +229,7 @@ function keepSeen(event: PostToolUse, file: FileAtHand, first: number, state: Se
  * (parallel windows of one file), or were read already. */
 function readingOnLimit(event: PostToolUse, filePath: string, end: number, lastLine: number): number {
   let limit = lastLine;
-  for (const other of readsBefore(event.transcript_path, event.tool_use_id)) {
+  for (const other of otherReadsIn(event.transcript_path, event.tool_use_id)) {
     const read = ReadInput.safeParse(other);
     if (!read.success || read.data.file_path !== filePath) continue;
     const request = classifyRead(read.data);

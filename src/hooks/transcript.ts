@@ -107,8 +107,8 @@ export function otherReads(jsonl: string, toolUseId: string): Record<string, unk
   return out;
 }
 
-/** The model's other Reads, from the tail of the session transcript. */
-export function readsBefore(transcriptPath: unknown, toolUseId: string): Record<string, unknown>[] {
+/** The model's other Reads (earlier ones, and those of the same message), from the tail of the session transcript. */
+export function otherReadsIn(transcriptPath: unknown, toolUseId: string): Record<string, unknown>[] {
   if (typeof transcriptPath !== 'string') return [];
   const tail = readTailBytes(transcriptPath, TAIL_BYTES);
   return tail ? otherReads(tail.toString('utf8'), toolUseId) : [];
