@@ -52,6 +52,8 @@ export interface ShortWindow {
   next: NextWindow | undefined;
   /** The last line wanted: `askedLast`, or the file's last line. */
   end: number;
+  /** The requested window reaches the file's last line: when nothing is left of it, nothing is left of the file. */
+  endsFile?: boolean;
   /** After a partial page: the page size the engine's banner names, when it is over the cap by the estimate. */
   bannerOver?: number;
   /** When the rest of the requested window fits with room to spare and the file goes on: the longer window from
@@ -133,7 +135,7 @@ export function shortWindowNote(w: ShortWindow): string {
 function nextSentence(w: ShortWindow): string {
   const next = w.next;
   if (!next)
-    return w.askedLast === undefined ? 'Nothing is left of the file.' : 'Nothing is left of the requested window.';
+    return w.askedLast === undefined || w.endsFile ? 'Nothing is left of the file.' : 'Nothing is left of the requested window.';
   const unseen = `${capitalize(range2(next.first, w.end))} ${next.first === w.end ? 'is' : 'are'} not shown yet`;
   const call = `offset=${next.first} limit=${next.lines}`;
   const banner =

@@ -195,6 +195,7 @@ function afterSuccess(
     oversize: next?.oversize,
     next: after,
     end,
+    ...(end >= lastLine ? { endsFile: true } : {}),
     bannerOver,
     readingOn,
     hopeful,

@@ -207,6 +207,20 @@ describe('reads without a limit', () => {
     expect(note).toMatch(/Nothing is left of the file\.$/);
   });
 
+  it('a window that reaches the end of the file, whose last line alone is over the cap: the file has ended', () => {
+    // Said of the window only, a reader paging on asks for the line no window holds, and is refused.
+    const file = join(dir, 'bundle.js');
+    const asked = { file_path: file, offset: 1, limit: 2000 };
+    const pre = runHook('pre', preEvent('sess-bundle-window', 'bw1', asked), env);
+    const ran = pre.json.hookSpecificOutput.updatedInput;
+    expect(ran).toEqual({ ...asked, file_path: hookPath(file), limit: 700 });
+    const response = engineRead(ran.file_path, 1, 700);
+    const post = runHook('post', postEvent('sess-bundle-window', 'bw1', ran, response), env);
+    const note: string = post.json.hookSpecificOutput.additionalContext;
+    expect(note).toContain('Line 701 alone is over the cap');
+    expect(note).toMatch(/Nothing is left of the file\.$/);
+  });
+
   it('after the engine\'s own partial page: a note with what is unseen and a continuation that fits', () => {
     const file = join(dir, 'big.txt');
     const page = engineRead(file, undefined, 1000);
