@@ -20,6 +20,9 @@ export interface Budget {
   /** Characters (UTF-16 units) per engine token in a window of this file the engine refused: a second measure of
    * the file's density, believed where the estimate sees text of the same kind (`SAME_TEXT_SPREAD`). */
   charsPerToken?: number;
+  /** The shares of the estimate by token group of the window a usage taught `ratio` by: the margin then follows how
+   * far a window's text differs from it (`safetyForChange`; read by hooks/measure.ts's fitWindow, not by the fit). */
+  similar?: readonly number[];
 }
 
 export interface FitResult {

@@ -28,3 +28,17 @@ export function pointByGroup(f: Features): number[] {
   }
   return out;
 }
+
+/** The L1 distance between two windows' shares of the estimate by token group (each share: a group's part of the
+ * window's point estimate). 0 for text alike, 2 for text with no group in common. Pure. */
+export function shareDistance(a: readonly number[], b: readonly number[]): number {
+  let d = 0;
+  for (let g = 0; g < Math.max(a.length, b.length); g++) d += Math.abs((a[g] ?? 0) - (b[g] ?? 0));
+  return d;
+}
+
+/** Each group's share of a point estimate split by group. Pure. */
+export function sharesOf(groups: readonly number[]): number[] {
+  const total = groups.reduce((s, g) => s + g, 0);
+  return groups.map((g) => (total > 0 ? g / total : 0));
+}

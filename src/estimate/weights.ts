@@ -38,6 +38,25 @@ export const FOLLOW_SAFETY = 1.04;
 /** Multiplier on the learned estimate: the measured density came from one window; others vary a little. */
 export const LEARNED_SAFETY = 1.05;
 
+/** The margin on a density the usage taught, by how far the window's text differs from the window it was taught by:
+ * the L1 distance between the two windows' shares of the estimate by token group (`shareDistance`). Over the oracle's
+ * windows of the rounds corpus, under five tokenizers, a next window of text like the last one (distance under 0.01,
+ * half of them) counted more than 3% denser than the last one in 2% of cases, and one of changed text (0.04 or
+ * more, a quarter of them) more than 5% denser in 15%. Each margin is about the one with the fewest expected rounds
+ * in its band (a refusal costs one, the margin its share of a window); 1.02 and 1.03 tie there, and 1.03 leaves room
+ * for what the usage adds to a window's count (docs/ROUNDS.md, "Text like the last window's"). */
+export const SAME_TEXT_SAFETY = 1.03;
+export const SAME_TEXT_DISTANCE = 0.01;
+export const CHANGED_TEXT_SAFETY = 1.1;
+export const CHANGED_TEXT_DISTANCE = 0.04;
+
+/** The margin for a window whose shares of the estimate by token group are `distance` from those of the window the
+ * density was learned from. Pure. */
+export function safetyForChange(distance: number): number {
+  if (distance < SAME_TEXT_DISTANCE) return SAME_TEXT_SAFETY;
+  return distance < CHANGED_TEXT_DISTANCE ? LEARNED_SAFETY : CHANGED_TEXT_SAFETY;
+}
+
 /** Engine tokens per estimated token for a window named before the file's density is known, which `pre` trims
  * when it runs, once the usage of the window before it has told the density: sparser than nearly every file under
  * the sparsest tokenizer measured (docs/ROUNDS.md), so the trim, not the name, decides the window's size. */

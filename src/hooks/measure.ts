@@ -2,7 +2,16 @@
 import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs';
 import { neverCountedChars } from '../estimate/cap.js';
 import { WindowFit, type Budget, type FitResult } from '../estimate/fit.js';
-import { FOLLOW_SAFETY, HOPEFUL_RATIO, LEARNED_SAFETY, PRIOR_SAFETY, type Weights } from '../estimate/weights.js';
+import { sharesOf, shareDistance } from '../estimate/groups.js';
+import {
+  FOLLOW_SAFETY,
+  HOPEFUL_RATIO,
+  LEARNED_SAFETY,
+  PRIOR_SAFETY,
+  SAME_TEXT_SAFETY,
+  safetyForChange,
+  type Weights,
+} from '../estimate/weights.js';
 import {
   observationsOf,
   rememberedFile,
@@ -39,6 +48,9 @@ export interface Sizing {
   gambleOnRest: boolean;
   /** Characters per engine token in the window a refusal counted (fit.ts). */
   charsPerToken?: number;
+  /** The shares by token group of the window whose usage taught `ratio` (fit.ts): the margin follows how far a
+   * window's text differs from that window's. */
+  similar?: readonly number[];
 }
 
 export const PRIOR_SIZING: Sizing = {
@@ -58,11 +70,14 @@ export const HOPEFUL_SIZING: Sizing = { ...PRIOR_SIZING, ratio: HOPEFUL_RATIO, s
  * once. A model's counts never lower the estimate: on the rounds benchmark, windows sized from the factors a
  * sparser model's counts taught were refused more often than they saved (a token group holds many kinds of text).
  *
+ * A density the usage taught is the last window's, and its margin follows how far a window's text differs from that
+ * window's (`safetyForChange`): a count of the engine's own (a refusal, a banner) keeps `LEARNED_SAFETY`.
+ *
  * A learned density keeps its margin for every window but the last of a reading: the rest, when its point estimate
  * fits, is named whole. Clamped, it would leave a tail of a few lines for a round of its own (two rounds for sure);
  * named whole, it takes one, or three if refused, and it is refused less than half the time. */
 export function sizingFor(
-  learned: Pick<Learned, 'ratio' | 'noFloor' | 'refused' | 'charsPerToken'> | undefined,
+  learned: Pick<Learned, 'ratio' | 'noFloor' | 'refused' | 'charsPerToken' | 'shares'> | undefined,
   followOn = false,
   prior?: ModelPrior,
 ): Sizing {
@@ -74,6 +89,7 @@ export function sizingFor(
       gamble: false,
       gambleOnRest: followOn && learned.refused !== true,
       ...(learned.charsPerToken ? { charsPerToken: learned.charsPerToken } : {}),
+      ...(learned.shares && learned.refused !== true ? { similar: learned.shares } : {}),
     };
   }
   const base = prior ? { ...PRIOR_SIZING, weights: prior.sizingWeights } : PRIOR_SIZING;
@@ -96,7 +112,8 @@ export function fitsAtPoint(
   sizing: Sizing,
   deadline: number,
 ): { fits: boolean; eof: boolean; tokens: number } {
-  const fit = fitWindow(path, first, budgetFor(path, cap, { ...sizing, safety: 1 }, lines), deadline);
+  const atPoint: Sizing = { ...sizing, safety: 1, similar: undefined };
+  const fit = fitWindow(path, first, budgetFor(path, cap, atPoint, lines), deadline);
   const fits = !fit.scan.timedOut && fit.whole && fit.lines > 0;
   return { fits, eof: fits && fit.scan.eof, tokens: fit.safeTokens };
 }
@@ -153,11 +170,26 @@ export function budgetFor(path: string, cap: number, sizing: Sizing, maxLines: n
   };
   if (sizing.weights) budget.weights = sizing.weights;
   if (sizing.charsPerToken) budget.charsPerToken = sizing.charsPerToken;
+  if (sizing.similar) budget.similar = sizing.similar;
   return budget;
 }
 
-/** The largest prefix of the window from `first` that fits the budget. */
+/** The largest prefix of the window from `first` that fits the budget. With a density the usage taught, the margin
+ * is the one the window's own text calls for: tried from the narrowest, and widened when the window that fits it
+ * differs more from the one the density was learned from (each try is one pass over the window). */
 export function fitWindow(path: string, first: number, budget: Budget, deadline: number): Measured {
+  const similar = budget.similar;
+  if (!similar) return fitOnce(path, first, budget, deadline);
+  let safety = Math.min(budget.safety, SAME_TEXT_SAFETY);
+  for (;;) {
+    const fit = fitOnce(path, first, { ...budget, safety }, deadline);
+    const needs = safetyForChange(shareDistance(sharesOf(fit.groups), similar));
+    if (fit.scan.timedOut || fit.lines === 0 || needs <= safety) return fit;
+    safety = needs;
+  }
+}
+
+function fitOnce(path: string, first: number, budget: Budget, deadline: number): Measured {
   const fit = new WindowFit(budget);
   const scan = scanWindow(path, first, fit, deadline);
   const r = fit.result();
@@ -247,18 +279,21 @@ export function lineNumberTokens(first: number, lines: number): number {
 const USAGE_RATIO_BOUNDS = [0.3, 3] as const;
 
 /** The file's density from the tokens the model's next request added for a window's result (the transcript's
- * usage): engine tokens per estimated token of the window's text, or a little more. Undefined when implausible. */
+ * usage): engine tokens per estimated token of the window's text, or a little more, and the window's shares of the
+ * estimate by token group. Undefined when implausible. */
 export function usageRatio(
   path: string,
   window: { first: number; lines: number },
   resultTokens: number,
   deadline: number,
-): number | undefined {
+): { ratio: number; shares: number[] } | undefined {
   const m = measureWindow(path, window.first, window.lines, deadline);
   if (m.scan.timedOut || m.pointTokens <= 0) return undefined;
   const numbering = lineNumberTokens(window.first, window.lines) + m.tabApartLines;
   const ratio = (resultTokens - numbering) / m.pointTokens;
-  return ratio >= USAGE_RATIO_BOUNDS[0] && ratio <= USAGE_RATIO_BOUNDS[1] ? ratio : undefined;
+  if (ratio < USAGE_RATIO_BOUNDS[0] || ratio > USAGE_RATIO_BOUNDS[1]) return undefined;
+  // Rounded: kept in the session file, where a few digits do.
+  return { ratio, shares: sharesOf(m.groups).map((s) => Math.round(s * 1e4) / 1e4) };
 }
 
 /** The last line a partial page shows, when the page is the engine's character excerpt and cuts it: a line too long

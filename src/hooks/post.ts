@@ -11,6 +11,7 @@ import {
   withoutPlan,
   withReading,
   withSeen,
+  type Learned,
   type Plan,
   type Reading,
   type SessionState,
@@ -155,7 +156,7 @@ function afterSuccess(
     file &&
     after &&
     kept &&
-    !knownDensity(state, ctx.store.readMemory(), fileKey(file)) &&
+    learnsFromUsage(knownDensity(state, ctx.store.readMemory(), fileKey(file))) &&
     usageToCome(event.transcript_path, event.tool_use_id)
       ? readOn(file.path, readingOn ?? after, readOnTo(), lastLine, out.totalLines, cap, HOPEFUL_SIZING, ctx.deadline)
       : undefined;
@@ -202,18 +203,27 @@ function afterSuccess(
   });
 }
 
+/** Whether the next hook of the file learns its density from the usage of this window: no density is known, or the
+ * last one came from a usage (a count of the engine's own is kept). */
+function learnsFromUsage(known: Learned | undefined): boolean {
+  return known === undefined || known.shares !== undefined;
+}
+
 /** The smallest window worth learning a density from by the usage: the reminders and notes that join a result in
  * the next request then add at most a few percent. In characters, as a share of the cap. */
 const SEEN_MIN_CHARS_PER_CAP_TOKEN = 0.5;
 
 /** Keeps this window, which came back whole, for the next hook of the file to learn its density from the usage
- * of the request that carries the result (usage.ts), while no count has taught it. True when kept. */
+ * of the request that carries the result (usage.ts), while no count of the engine's own has taught it. True when
+ * kept. */
 function keepSeen(event: PostToolUse, file: FileAtHand, first: number, state: SessionState, ctx: HookContext): boolean {
   const out = event.tool_response.file;
   const cap = resolveCap(ctx.env, state.cap).cap;
   const chars = typeof out.content === 'string' ? out.content.length : 0;
   if (chars < cap * SEEN_MIN_CHARS_PER_CAP_TOKEN) return false;
-  if (learnedFor(state, file.path, file.stat.size, file.stat.mtimeMs)) return false;
+  // A count of the engine's own is kept; a density the usage taught is taught again by this window's.
+  const learned = learnedFor(state, file.path, file.stat.size, file.stat.mtimeMs);
+  if (learned && !learned.shares) return false;
   const seen = {
     size: file.stat.size,
     mtimeMs: file.stat.mtimeMs,

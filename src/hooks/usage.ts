@@ -41,9 +41,11 @@ export function learnFromTranscript(
   };
 }
 
-/** The density of a file whose last window came back whole and whose density no count has taught: from the tokens
- * the model's next request added for that window (the transcript's usage), learned for this session and later
- * ones. Tried by each hook of the file until the file's next window replaces the one kept. */
+/** The density of a file whose last window came back whole and whose density no count of the engine's own has
+ * taught: from the tokens the model's next request added for that window (the transcript's usage). Each window's
+ * usage teaches it anew for this session (the next window is most like the last one); the first one is also kept
+ * for later sessions, whose first window of the file starts where that one did, most often. Tried by each hook of
+ * the file until the file's next window replaces the one kept. */
 function learnFromUsage(
   event: TranscriptEvent,
   path: string,
@@ -53,23 +55,39 @@ function learnFromUsage(
   ctx: HookContext,
 ): Learned | undefined {
   const seen = seenOf(state, path, size, mtimeMs);
-  if (!seen || seen.id === event.tool_use_id || learnedFor(state, path, size, mtimeMs)) return undefined;
+  const before = learnedFor(state, path, size, mtimeMs);
+  if (!seen || seen.id === event.tool_use_id || (before && !before.shares)) return undefined;
   const result = resultTokens(event.transcript_path, seen.id);
   // Not in the transcript (yet: on a loaded machine the engine may write the next reply's record after this hook
   // starts): kept for the next hook of the file, until the file's next window replaces it.
   if (!result) return undefined;
-  const ratio = usageRatio(path, seen, result.tokens, ctx.deadline);
-  const learned: Learned | undefined = ratio === undefined ? undefined : { size, mtimeMs, ratio, at: ctx.now };
+  const usage = usageRatio(path, seen, result.tokens, ctx.deadline);
+  // A window of a few long lines (minified code, each line a module of its own) says little of the next one's text:
+  // its density is kept like a count's, with the plain margin, and not taught again by each window.
+  const learned: Learned | undefined = usage && {
+    size,
+    mtimeMs,
+    ratio: usage.ratio,
+    ...(seen.lines >= SAME_TEXT_MIN_LINES ? { shares: usage.shares } : {}),
+    at: ctx.now,
+  };
   ctx.store.update(event.session_id, (s) => {
     const without = withSeen(s, path, undefined);
     return learned ? withModel(withLearned(without, path, learned), result.model) : without;
   });
   // Kept for the file, not as the model's count: it runs over the text's own by the notes and line numbers that
   // joined it, and a model's prior raised by that much calls more long lines unreadable (rounds benchmark: more
-  // refusals and calls under the old Claude tokenizer).
-  if (learned) ctx.store.updateMemory((m) => withFile(m, path, learned));
+  // refusals and calls under the old Claude tokenizer). With the plain margin: a later session's first window of
+  // the file is never a gamble.
+  if (learned && !before) {
+    const { shares: _local, ...kept } = learned;
+    ctx.store.updateMemory((m) => withFile(m, path, kept));
+  }
   return learned;
 }
+
+/** The fewest lines of a window whose usage sizes the next by how alike their text is (`safetyForChange`). */
+const SAME_TEXT_MIN_LINES = 100;
 
 /** The engine's count of the whole file, from the banner of its partial page, once it is in the transcript: learned
  * like a refusal's count (this session and later ones), once. */

@@ -1,4 +1,5 @@
 // What one session remembers, and the pure rules that keep it small.
+import { GROUP_COUNT } from '../estimate/groups.js';
 import { allFinite, isFiniteNumber, isModelName, isRecord, ownValue, setOwn } from './record.js';
 
 /** What `pre` did to one Read, for `post` to explain. Keyed by tool_use_id. */
@@ -38,6 +39,9 @@ export interface Learned {
   refused?: boolean;
   /** The refused window's characters per engine token. */
   charsPerToken?: number;
+  /** Taught by the usage of a window: that window's shares of the estimate by token group (GROUP_COUNT numbers). The
+   * next window's usage teaches the file again; a count of the engine's own (a refusal, a banner) is kept instead. */
+  shares?: number[];
   at: number;
 }
 
@@ -236,7 +240,11 @@ export function isLearned(l: unknown): l is Learned {
     (l.ratio as number) > 0 &&
     (l.noFloor === undefined || typeof l.noFloor === 'boolean') &&
     (l.refused === undefined || typeof l.refused === 'boolean') &&
-    (l.charsPerToken === undefined || (isFiniteNumber(l.charsPerToken) && l.charsPerToken > 0))
+    (l.charsPerToken === undefined || (isFiniteNumber(l.charsPerToken) && l.charsPerToken > 0)) &&
+    (l.shares === undefined ||
+      (Array.isArray(l.shares) &&
+        l.shares.length === GROUP_COUNT &&
+        l.shares.every((x) => isFiniteNumber(x) && x >= 0 && x <= 1)))
   );
 }
 

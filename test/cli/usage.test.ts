@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineRead, failureEvent, postEvent, preEvent, runHook } from '../helpers/hook';
+import { SAME_TEXT_SAFETY } from '../../src/estimate/weights';
 import { prose } from '../helpers/text';
 
 let dir: string;
@@ -24,11 +25,12 @@ const SYSTEM = 20_000;
 const WRITTEN = 50;
 
 /** One model reading a file through the hooks, following each note; the API's usage counts each result at
- * `charsPerToken` ('constant': the usage of a stand-in that counts nothing; 'none': no usage recorded). With
- * `refuses`, the engine counts each window at `charsPerToken` too, and refuses one over the cap. */
+ * `charsPerToken` ('constant': the usage of a stand-in that counts nothing; 'none': no usage recorded; a function:
+ * by the window's first line). With `refuses`, the engine counts each window at `charsPerToken` too, and refuses
+ * one over the cap. */
 function reading(
   name: string,
-  charsPerToken: number | 'constant' | 'none',
+  charsPerToken: number | 'constant' | 'none' | ((first: number) => number),
   { path = file, refuses = false }: { path?: string; refuses?: boolean } = {},
 ) {
   const session = `sess-${name}`;
@@ -50,7 +52,8 @@ function reading(
     const pre = runHook('pre', { ...preEvent(session, id, toolInput, dir), transcript_path: transcript }, env);
     const ran = pre.json?.hookSpecificOutput?.updatedInput ?? toolInput;
     const response = engineRead(path, ran.offset, ran.limit);
-    const counted = typeof charsPerToken === 'number' ? Math.round(response.file.content.length / charsPerToken) : 0;
+    const density = typeof charsPerToken === 'function' ? charsPerToken(response.file.startLine) : charsPerToken;
+    const counted = typeof density === 'number' ? Math.round(response.file.content.length / density) : 0;
     const refused = refuses && counted > 25_000;
     const result = refused
       ? `File content (${counted} tokens) exceeds maximum allowed tokens (25000). Use offset and limit parameters.`
@@ -59,7 +62,7 @@ function reading(
     const post = runHook('post', { ...event, transcript_path: transcript }, env);
     appendFileSync(transcript, `${JSON.stringify({ type: 'user', message: { role: 'user',
       content: [{ type: 'tool_result', tool_use_id: id, content: result }] } })}\n`);
-    if (typeof charsPerToken === 'number') input += WRITTEN + Math.ceil(result.length / charsPerToken);
+    if (typeof density === 'number') input += WRITTEN + Math.ceil(result.length / density);
     const note: string = post.json?.hookSpecificOutput?.additionalContext ?? '';
     const named = [...note.matchAll(/offset=(\d+) limit=(\d+)/g)].map((m) => ({
       offset: Number(m[1]),
@@ -105,12 +108,32 @@ describe('the usage of the request that carried a result teaches the file\'s den
   it('a dense count: the named continuation is clamped before the engine would refuse it, and the note goes on', () => {
     const counted = threeWindows('dense', 2.2);
     expect(counted.second.clampedTo).toBeLessThan(counted.first.next!.limit);
-    // What it holds by the usage's count fits under the cap.
-    expect(counted.second.chars / 2.2).toBeLessThan(25_000);
+    // What it holds by the usage's count is the cap's worth, within the margin kept for text like the first window's
+    // (the estimate of one window of prose is not the next one's to the percent).
+    expect(counted.second.chars / 2.2).toBeLessThan(25_000 * SAME_TEXT_SAFETY);
+    expect(counted.second.chars / 2.2).toBeGreaterThan(25_000 * 0.93);
     // Nothing is lost: the note after the clamped continuation names the line after it.
     const secondFirst = counted.first.next!.offset;
     expect(counted.third).toBeDefined();
     expect(counted.second.next?.offset).toBe(secondFirst + counted.second.lines);
+  });
+
+  it('each window\'s count teaches the file anew: after text that counts denser, windows of sparser text widen', () => {
+    // The model counts the first window's text at 3.5 characters a token and the rest at 5: a density learned once,
+    // from the first window, would size every later window as small as the second.
+    let firstEnd = Infinity;
+    const read = reading('sparser-later', (first) => (first <= firstEnd ? 3.5 : 5));
+    const first = read({ offset: 1, limit: 12_000 });
+    firstEnd = first.lines;
+    const second = read(first.next!);
+    const third = read(second.next!);
+    const fourth = read(third.next!);
+    expect(second.first).toBe(first.lines + 1);
+    expect(third.lines).toBeGreaterThan(second.lines * 1.25);
+    // The window the second one's count sized fits that count (the note's call runs as named or is trimmed).
+    expect(third.chars / 5).toBeLessThan(25_000);
+    expect(third.first).toBe(second.first + second.lines);
+    expect(fourth.first).toBe(third.first + third.lines);
   });
 
   it('an engine that records no usage: the continuation is named by the estimate and runs as named', () => {

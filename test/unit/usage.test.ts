@@ -25,7 +25,10 @@ describe('usageRatio', () => {
 
   it('is what the result added less its line numbers, per estimated token of the window', () => {
     const numbers = lineNumberTokens(1, 400);
-    expect(usageRatio(path, { first: 1, lines: 400 }, point * 0.8 + numbers, Date.now() + 5000)).toBeCloseTo(0.8, 6);
+    const usage = usageRatio(path, { first: 1, lines: 400 }, point * 0.8 + numbers, Date.now() + 5000);
+    expect(usage?.ratio).toBeCloseTo(0.8, 6);
+    // With the window's shares of the estimate by token group, for the margin of the next window (same-text.test.ts).
+    expect(usage?.shares.reduce((s, x) => s + x, 0)).toBeCloseTo(1, 3);
   });
 
   it('nothing when the figure cannot be the result\'s own (something else grew or shrank the conversation)', () => {
@@ -70,6 +73,6 @@ describe('the tab after each line number', () => {
     const m = measureWindow(csv, 1, 300, Date.now() + 5000);
     expect(m.tabApartLines).toBe(300);
     const added = m.pointTokens * 0.9 + lineNumberTokens(1, 300) + 300;
-    expect(usageRatio(csv, { first: 1, lines: 300 }, added, Date.now() + 5000)).toBeCloseTo(0.9, 6);
+    expect(usageRatio(csv, { first: 1, lines: 300 }, added, Date.now() + 5000)?.ratio).toBeCloseTo(0.9, 6);
   });
 });
