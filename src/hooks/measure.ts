@@ -224,9 +224,12 @@ export function skipOversize(
     if (one.scan.timedOut) return undefined;
     if (one.lines > 0 || one.scan.startBeyondEnd) break;
     if (!oversize) {
-      const whole = measureWindow(path, line, 1, deadline);
+      // Its estimate as the budget makes it (a model's weights, a refusal's characters per token), less the margin:
+      // the note says "about N tokens", and N is what judged the line over the cap.
+      const measure = { ...budget, cap: Infinity, charFloor: Infinity, safety: 1, maxLines: 1, similar: undefined };
+      const whole = fitOnce(path, line, measure, deadline);
       if (whole.scan.timedOut) return undefined;
-      oversize = { first: line, last: line, tokens: whole.pointTokens * budget.ratio, chars: whole.chars };
+      oversize = { first: line, last: line, tokens: whole.safeTokens, chars: whole.chars };
     } else {
       oversize.last = line;
     }
