@@ -250,12 +250,15 @@ export function continuation(
   deadline: number,
 ): { window: NextWindow | undefined; oversize: OversizeLines | undefined } | undefined {
   const budget = budgetFor(path, cap, sizing, 1);
-  const past = skipOversize(path, first, end, budget, deadline);
+  // A line is passed over only when its estimate is over the cap without the margin. One that only the margin keeps
+  // out may well fit, and is named alone: passed over, it would never be read.
+  const past = skipOversize(path, first, end, { ...budget, safety: 1, similar: undefined }, deadline);
   if (!past) return undefined;
   if (past.nextFitting > end) return { window: undefined, oversize: past.oversize };
   const rest = end - past.nextFitting + 1;
   const fit = fitWindow(path, past.nextFitting, { ...budget, maxLines: rest }, deadline);
-  if (fit.scan.timedOut || fit.scan.startBeyondEnd || fit.lines === 0) return undefined;
+  if (fit.scan.timedOut || fit.scan.startBeyondEnd) return undefined;
+  if (fit.lines === 0) return { window: { first: past.nextFitting, lines: 1 }, oversize: past.oversize };
   // When the whole rest fits by its point estimate, it is named whole: no short tail left for a round of its own.
   const lines =
     !fit.whole && mayGamble(sizing, true) && fitsAtPoint(path, past.nextFitting, rest, cap, sizing, deadline).fits
