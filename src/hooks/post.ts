@@ -5,13 +5,13 @@ import { ENGINE_PAGE_FILL, resolveCap, WHOLE_FILE_MAX_BYTES, neverCountedChars }
 import { ownValue } from '../state/record.js';
 import {
   learnedFor,
+  learnsFromUsage,
   readingContinued,
   withLearned,
   withModel,
   withoutPlan,
   withReading,
   withSeen,
-  type Learned,
   type Plan,
   type Reading,
   type SessionState,
@@ -203,12 +203,6 @@ function afterSuccess(
   });
 }
 
-/** Whether the next hook of the file learns its density from the usage of this window: no density is known, or the
- * last one came from a usage (a count of the engine's own is kept). */
-function learnsFromUsage(known: Learned | undefined): boolean {
-  return known === undefined || known.shares !== undefined;
-}
-
 /** The smallest window worth learning a density from by the usage: the reminders and notes that join a result in
  * the next request then add at most a few percent. In characters, as a share of the cap. */
 const SEEN_MIN_CHARS_PER_CAP_TOKEN = 0.5;
@@ -221,9 +215,7 @@ function keepSeen(event: PostToolUse, file: FileAtHand, first: number, state: Se
   const cap = resolveCap(ctx.env, state.cap).cap;
   const chars = typeof out.content === 'string' ? out.content.length : 0;
   if (chars < cap * SEEN_MIN_CHARS_PER_CAP_TOKEN) return false;
-  // A count of the engine's own is kept; a density the usage taught is taught again by this window's.
-  const learned = learnedFor(state, file.path, file.stat.size, file.stat.mtimeMs);
-  if (learned && !learned.shares) return false;
+  if (!learnsFromUsage(learnedFor(state, file.path, file.stat.size, file.stat.mtimeMs))) return false;
   const seen = {
     size: file.stat.size,
     mtimeMs: file.stat.mtimeMs,

@@ -4,6 +4,7 @@
 import { withFile } from '../state/memory.js';
 import {
   learnedFor,
+  learnsFromUsage,
   readingOf,
   seenOf,
   withLearned,
@@ -56,7 +57,7 @@ function learnFromUsage(
 ): Learned | undefined {
   const seen = seenOf(state, path, size, mtimeMs);
   const before = learnedFor(state, path, size, mtimeMs);
-  if (!seen || seen.id === event.tool_use_id || (before && !before.shares)) return undefined;
+  if (!seen || seen.id === event.tool_use_id || !learnsFromUsage(before)) return undefined;
   const result = resultTokens(event.transcript_path, seen.id);
   // Not in the transcript (yet: on a loaded machine the engine may write the next reply's record after this hook
   // starts): kept for the next hook of the file, until the file's next window replaces it.

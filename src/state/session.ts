@@ -123,6 +123,12 @@ export function learnedFor(state: SessionState, path: string, size: number, mtim
   return l && l.size === size && l.mtimeMs === mtimeMs ? l : undefined;
 }
 
+/** Whether a window's usage teaches the file's density (again): none is known, or the known one came from a usage.
+ * A count of the engine's own (a refusal, a banner) and a density remembered from an earlier session are kept. */
+export function learnsFromUsage(known: Learned | undefined): boolean {
+  return known === undefined || known.shares !== undefined;
+}
+
 export function withModel(state: SessionState, model: string | undefined): SessionState {
   return model === undefined || !isModelName(model) || state.model === model ? state : { ...state, model };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  emptyState, learnedFor, MAX_FILES, MAX_PLANS, normalizeState, PLAN_MAX_AGE_MS, readingContinued, withLearned,
-  seenOf, withoutPlan, withoutReading, withPlan, withReading, withSeen, type Plan, type Reading,
+  emptyState, learnedFor, learnsFromUsage, MAX_FILES, MAX_PLANS, normalizeState, PLAN_MAX_AGE_MS, readingContinued,
+  seenOf, withLearned, withoutPlan, withoutReading, withPlan, withReading, withSeen, type Plan, type Reading,
 } from '../../src/state/session';
 
 const plan = (at: number): Plan => ({ file: '/f', size: 1, mtimeMs: 2, askedFirst: 1, askedLines: 3000, sentFirst: 1, sentLines: 900, estimate: 24000, cap: 25000, at });
@@ -21,6 +21,15 @@ describe('session state', () => {
     expect(s.plans[`t${MAX_PLANS + 49}`]).toBeDefined();
     s = withPlan(s, 'late', plan(1_000_000 + MAX_PLANS + 50 + PLAN_MAX_AGE_MS));
     expect(Object.keys(s.plans)).toEqual(['late']);
+  });
+
+  it('a window\'s usage teaches a density it taught before, never one a count of the engine\'s own taught', () => {
+    const shares = [0.5, 0.5, 0, 0, 0, 0];
+    expect(learnsFromUsage(undefined)).toBe(true);
+    expect(learnsFromUsage({ size: 1, mtimeMs: 2, ratio: 1.1, shares, at: 3 })).toBe(true);
+    // A refusal's or a banner's count, or a usage of few lines or of an earlier session, kept without shares.
+    expect(learnsFromUsage({ size: 1, mtimeMs: 2, ratio: 1.1, refused: true, at: 3 })).toBe(false);
+    expect(learnsFromUsage({ size: 1, mtimeMs: 2, ratio: 1.1, at: 3 })).toBe(false);
   });
 
   it('a learned density holds only while the file is unchanged', () => {
