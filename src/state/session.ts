@@ -123,8 +123,9 @@ export function learnedFor(state: SessionState, path: string, size: number, mtim
   return l && l.size === size && l.mtimeMs === mtimeMs ? l : undefined;
 }
 
-/** Whether a window's usage teaches the file's density (again): none is known, or the known one came from a usage.
- * A count of the engine's own (a refusal, a banner) and a density remembered from an earlier session are kept. */
+/** Whether a window's usage teaches again the density `known`: yes when none is known or `known` came from a usage
+ * (it holds that window's shares); a count of the engine's own (a refusal, a banner) and the usage of a window of
+ * few lines hold none, and are kept. */
 export function learnsFromUsage(known: Learned | undefined): boolean {
   return known === undefined || known.shares !== undefined;
 }

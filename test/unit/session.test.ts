@@ -27,7 +27,7 @@ describe('session state', () => {
     const shares = [0.5, 0.5, 0, 0, 0, 0];
     expect(learnsFromUsage(undefined)).toBe(true);
     expect(learnsFromUsage({ size: 1, mtimeMs: 2, ratio: 1.1, shares, at: 3 })).toBe(true);
-    // A refusal's or a banner's count, or a usage of few lines or of an earlier session, kept without shares.
+    // A refusal's or a banner's count, or the usage of a window of few lines: kept without shares.
     expect(learnsFromUsage({ size: 1, mtimeMs: 2, ratio: 1.1, refused: true, at: 3 })).toBe(false);
     expect(learnsFromUsage({ size: 1, mtimeMs: 2, ratio: 1.1, at: 3 })).toBe(false);
   });
