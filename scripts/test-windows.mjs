@@ -31,6 +31,10 @@ if (!existsSync(join(wineEnv.WINEPREFIX, 'system.reg'))) {
   console.log('test:windows: creating the Wine prefix (once)…');
   // Wine 8 starts as Windows 7, which Node 20 refuses.
   execFileSync('wine', ['reg', 'add', 'HKCU\\Software\\Wine', '/v', 'Version', '/d', 'win10', '/f'], { env: wineEnv, stdio: 'ignore' });
+  // Creating the prefix started a Wine server of its own, which the one below would defer to and then outlive:
+  // once it ended, a hook's Wine started the next server and services, holding that hook's output pipe open, and
+  // the first run hung in the parallel test.
+  spawnSync('wineserver', ['-k'], { env: wineEnv, stdio: 'ignore' });
 }
 // One Wine server for the whole run, instead of one started and stopped around every hook. Not waited for: with the
 // prefix's services as its clients it may never exit on its own; it is this run's, and ends with it.

@@ -80,7 +80,8 @@ describe.runIf(WINDOWS)('under Wine', () => {
     const { args } = pagerExec(nodeExec('node', hookPath(join(pluginRoot, 'dist', 'cli.cjs'))), 'pre');
     expect(args[0]).toMatch(/^Z:\\.*\\Jo Doe's plugins\\read-ceiling-pager\\dist\\cli\.cjs$/);
     const r = spawnSync('wine', [process.env.PAGER_WINE_NODE!, ...args], { input: event, env: env(), encoding: 'utf8', timeout: HOOK_TIMEOUT_MS });
-    expect([r.status, clamped(r.stdout)]).toEqual([0, true]);
+    // The signal and stderr say why when Wine itself fails (once, on a fresh prefix: no status within 0.4 s).
+    expect([r.status, clamped(r.stdout)], `signal ${r.signal}, ${r.error?.message ?? ''} ${r.stderr}`).toEqual([0, true]);
   });
 
   it('cmd.exe runs settings.example.json\'s hook through a .cmd shim on the PATH, as npm installs the bin', () => {
