@@ -11,6 +11,8 @@
 //                                [--json FILE] [--trail] [--verify] [--from-json FILE] [--keep-state]
 //   --file: a regular expression on the file's id (package/path); --trail: print each Read of each case run;
 //   --tokenizer NAME*FACTOR: a model none of the five is, NAME's counts times FACTOR (claude-dense*1.3);
+//   --tokenizer NAME@length: an API without count_tokens (as behind many gateways): the engine counts each window
+//     by its length, round(chars / 4), / 2 for JSON (docs/ENGINE.md 3.3), and NAME counts the model's usage;
 //   --verify: check the fast window counts against whole-text counts on sampled windows, then run as usual;
 //   --from-json: print the tables of an earlier --json run (filters apply) without running anything;
 //   --keep-state: keep each machine's state directory (sessions, what memory.v1.json learned) and print where.
@@ -19,13 +21,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rng } from './lib/corpus.mjs';
-import { simFile } from './lib/engine-sim.mjs';
+import { estimate, simFile } from './lib/engine-sim.mjs';
 import { oracle } from './lib/oracle.mjs';
 import { corpusFiles } from './lib/rounds-corpus.mjs';
 import { loadHooks, SimClock, simulateSession, WINDOW_LINES } from './lib/sim-session.mjs';
 import { TOKENIZER_NAMES, countText, tokenizerNamed, verifyAdditivity, windowCounter } from './lib/token-count.mjs';
 
 const MODES = /** @type {const} */ (['windows', 'whole']);
+
+const BY_LENGTH = '@length';
+/** The tokenizer of a name, without the `@length` that plays an API without count_tokens. */
+const baseOf = (/** @type {string} */ t) => (t.endsWith(BY_LENGTH) ? t.slice(0, -BY_LENGTH.length) : t);
 
 function parseArgs(/** @type {string[]} */ argv) {
   /** @type {{
@@ -37,7 +43,7 @@ function parseArgs(/** @type {string[]} */ argv) {
     const a = argv[i];
     const value = () => { const v = argv[++i]; if (v === undefined) throw new Error(`${a} needs a value`); return v; };
     if (a === '--file') o.file = new RegExp(value(), 'i');
-    else if (a === '--tokenizer') o.tokenizers = value().split(',').map((t) => { tokenizerNamed(t); return t; });
+    else if (a === '--tokenizer') o.tokenizers = value().split(',').map((t) => { tokenizerNamed(baseOf(t)); return t; });
     else if (a === '--mode') { const m = value(); if (m !== 'windows' && m !== 'whole') throw new Error('--mode windows|whole'); o.modes = [m]; }
     else if (a === '--cap') o.cap = Number(value());
     else if (a === '--json') o.json = value();
@@ -111,13 +117,19 @@ async function main() {
       const file = simFile(f.path);
       const needed = file.lines.length > 1 && file.lines[file.lines.length - 1] === '' ? file.lines.length - 1 : file.lines.length;
       for (const t of o.tokenizers) {
-        const tok = tokenizerNamed(t);
+        const tok = tokenizerNamed(baseOf(t));
         if (o.verify) {
           const bad = verifyAdditivity(file, tok, 6, rng(verified + 1));
           verified += 7;
           mismatches.push(...bad.map((b) => ({ file: f.id, tokenizer: t, ...b })));
         }
-        const counter = windowCounter(file, tok);
+        const counted = windowCounter(file, tok);
+        // NAME@length: an API without count_tokens, where the engine counts every window by its length (its own
+        // estimate) and the model's usage is still NAME's.
+        const counter = t.endsWith(BY_LENGTH)
+          ? { ...counted, count: (/** @type {number} */ i0, /** @type {number} */ i1) =>
+            estimate(file, i1 > i0 ? file.starts[i1] - 1 - file.starts[i0] : 0) }
+          : counted;
         const unbounded = oracle(file, counter, o.cap);
         const oversize = new Set(unbounded.oversize);
         for (const mode of o.modes) {
@@ -127,14 +139,14 @@ async function main() {
           // pager remembers carries from file to file as on a user's machine, never from one mode's read of a file to
           // the other's. --cold: a fresh machine for every file.
           // A model name as a transcript spells one (no `*`: claude-dense*1.3 plays sim-claude-dense-x1.3).
-          const model = `sim-${t.replace('*', '-x')}`;
+          const model = `sim-${t.replace('*', '-x').replace('@', '-at-')}`;
           const machine = join(stateDir, `${o.cold ? `${f.id.replace(/\W/g, '_')}-` : ''}${model}-${mode}`);
           const bare = tally(simulateSession({
             file, count: counter.count, mode, hooks: undefined, stateDir: machine, model, cap: o.cap, clock,
           }), oversize, needed);
           const pager = tally(simulateSession({
             file, count: counter.count, mode, hooks, stateDir: machine, model, cap: o.cap, clock,
-            ...(o.noUsage ? {} : { countText: countText(t) }),
+            ...(o.noUsage ? {} : { countText: countText(baseOf(t)) }),
           }), oversize, needed);
           const r = {
             file: f.id, cls: f.cls, pkg: f.pkg, bytes: file.size, lines: needed, tokenizer: t, mode,

@@ -74,6 +74,10 @@ export type EngineOptions = {
      */
     count?: ((text: string) => number) | undefined;
     /**
+     * The API has no count_tokens (see startStandIn).
+     */
+    noCountTokens?: boolean | undefined;
+    /**
      * The API refuses role:"system" turns: the engine's fallback mode
      * (docs/ENGINE.md §7.5).
      */

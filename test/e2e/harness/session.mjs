@@ -16,6 +16,7 @@ import { tokenizer } from './tokenizer.mjs';
  * @property {string} [tokenizerName] Defaults to $E2E_TOKENIZER, then o200k.
  * @property {number} [scale] Multiplies every count: a denser model.
  * @property {(text: string) => number} [count] count_tokens by this function instead of a tokenizer.
+ * @property {boolean} [noCountTokens] The API has no count_tokens (see startStandIn).
  * @property {boolean} [refuseSystem] The API refuses role:"system" turns: the engine's fallback mode
  *   (docs/ENGINE.md §7.5).
  * @property {boolean} [keepHome] Keep the engine's HOME and transcripts until removeTempDirs().
@@ -48,6 +49,7 @@ async function drive(o, policy) {
   const count = o.count ?? tok.count;
   const standIn = await startStandIn({
     policy, count, refuseSystem: o.refuseSystem, thinkMs: o.thinkMs, classify: o.classify, usage: o.usage,
+    noCountTokens: o.noCountTokens,
   });
   try {
     const run = await runEngine({

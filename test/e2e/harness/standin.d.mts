@@ -1,6 +1,8 @@
 /**
  * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean, thinkMs?: number,
- *   classify?: (action: string) => boolean, usage?: boolean }} opts
+ *   classify?: (action: string) => boolean, usage?: boolean, noCountTokens?: boolean }} opts
+ *   noCountTokens: answer count_tokens 404, as an API gateway without it does; the engine then counts a window by
+ *   its length (docs/ENGINE.md §3.3). `count` still sizes the usage.
  *   classify: plays the auto-mode classifier: given the action under review (its transcript line, for example
  *   `{"Bash":"make"}`), true blocks it. Without it the classifier gets "OK.", which the engine takes as no verdict.
  *   refuseSystem: answer 400 to any /v1/messages body holding a role:"system" message (docs/ENGINE.md §7.5).
@@ -10,13 +12,14 @@
  *   message's text, tool inputs and results), not a constant.
  * @returns {Promise<StandIn>}
  */
-export function startStandIn({ policy, count, refuseSystem, thinkMs, classify, usage }: {
+export function startStandIn({ policy, count, refuseSystem, thinkMs, classify, usage, noCountTokens, }: {
     policy: Policy;
     count: (text: string) => number;
     refuseSystem?: boolean;
     thinkMs?: number;
     classify?: (action: string) => boolean;
     usage?: boolean;
+    noCountTokens?: boolean;
 }): Promise<StandIn>;
 /**
  * What the model sees: the tool results and every system text after its last message (docs/ENGINE.md §7.4).

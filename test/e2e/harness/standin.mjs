@@ -56,7 +56,9 @@ const SYSTEM_ROLE_REFUSAL = {
 
 /**
  * @param {{ policy: Policy, count: (text: string) => number, refuseSystem?: boolean, thinkMs?: number,
- *   classify?: (action: string) => boolean, usage?: boolean }} opts
+ *   classify?: (action: string) => boolean, usage?: boolean, noCountTokens?: boolean }} opts
+ *   noCountTokens: answer count_tokens 404, as an API gateway without it does; the engine then counts a window by
+ *   its length (docs/ENGINE.md §3.3). `count` still sizes the usage.
  *   classify: plays the auto-mode classifier: given the action under review (its transcript line, for example
  *   `{"Bash":"make"}`), true blocks it. Without it the classifier gets "OK.", which the engine takes as no verdict.
  *   refuseSystem: answer 400 to any /v1/messages body holding a role:"system" message (docs/ENGINE.md §7.5).
@@ -66,7 +68,9 @@ const SYSTEM_ROLE_REFUSAL = {
  *   message's text, tool inputs and results), not a constant.
  * @returns {Promise<StandIn>}
  */
-export async function startStandIn({ policy, count, refuseSystem = false, thinkMs = 0, classify, usage = false }) {
+export async function startStandIn({
+  policy, count, refuseSystem = false, thinkMs = 0, classify, usage = false, noCountTokens = false,
+}) {
   /** @type {Map<string, Reply>} by thread and turn */
   const replies = new Map();
   /** @type {Observation[]} */
@@ -107,6 +111,11 @@ export async function startStandIn({ policy, count, refuseSystem = false, thinkM
   function handle(method, url, raw, res) {
     const path = url.split('?')[0] ?? '';
     if (method === 'POST' && path === '/v1/messages/count_tokens') {
+      if (noCountTokens) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'Not found' } }));
+        return;
+      }
       const body = JSON.parse(raw);
       const text = messageText(body.messages ?? []);
       const tokens = count(text);
