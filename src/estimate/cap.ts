@@ -31,6 +31,18 @@ export function isJsonLike(path: string): boolean {
   return /\.(json|jsonl|jsonc)$/i.test(path);
 }
 
+/** UTF-16 units per token in the engine's own estimate of a window: 4, or 2 for JSON files. */
+export function lengthDivisor(path: string): number {
+  return isJsonLike(path) ? 2 : 4;
+}
+
+/** Whether the engine's count of a text of `chars` UTF-16 units is its estimate by length, not a tokenizer's: what it
+ * reports when count_tokens fails, as it does behind an API gateway that lacks it (docs/ENGINE.md §3.3). A tokenizer
+ * gives that exact number by chance only now and then, and a later count that differs undoes it. */
+export function countedByLength(tokens: number, chars: number, path: string): boolean {
+  return chars > 0 && tokens === Math.round(chars / lengthDivisor(path));
+}
+
 /** The engine estimates len/4 (len/2 for JSON files) and skips count_tokens while that estimate is at most
  * cap/4, so a window of at most this many UTF-16 units is never counted and never refused on tokens. */
 export function neverCountedChars(cap: number, path: string): number {

@@ -23,6 +23,9 @@ export interface Budget {
   /** The shares of the estimate by token group of the window a usage taught `ratio` by: the margin then follows how
    * far a window's text differs from it (`safetyForChange`; read by hooks/measure.ts's fitWindow, not by the fit). */
   similar?: readonly number[];
+  /** The engine counts by length, this many UTF-16 units a token (`countedByLength`): a window fits exactly when
+   * its rounded length over this is within the cap, and nothing else decides. */
+  charsPerCount?: number;
 }
 
 export interface FitResult {
@@ -150,6 +153,8 @@ export class WindowFit {
 
   private fits(): boolean {
     const chars = this.tally.chars;
+    const perCount = this.budget.charsPerCount;
+    if (perCount !== undefined) return Math.round(chars / perCount) <= this.budget.cap;
     if (chars <= this.budget.charFloor) return true;
     const safe = this.safeTokens();
     if (safe > this.budget.cap) return false;

@@ -1,6 +1,6 @@
 // The questions the hooks ask of a file, answered by streaming it into a fit.
 import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs';
-import { neverCountedChars } from '../estimate/cap.js';
+import { lengthDivisor, neverCountedChars } from '../estimate/cap.js';
 import { WindowFit, type Budget, type FitResult } from '../estimate/fit.js';
 import { sharesOf, shareDistance } from '../estimate/groups.js';
 import {
@@ -13,8 +13,10 @@ import {
   type Weights,
 } from '../estimate/weights.js';
 import {
+  countsByLengthOf,
   observationsOf,
   rememberedFile,
+  withCountsByLength as withModelCountsByLength,
   withFile,
   withObservation,
   type Memory,
@@ -51,6 +53,8 @@ export interface Sizing {
   /** The shares by token group of the window whose usage taught `ratio` (fit.ts): the margin follows how far a
    * window's text differs from that window's. */
   similar?: readonly number[];
+  /** The engine counts by length (estimate/cap.ts, `countedByLength`): every window is sized exactly, by it. */
+  byLength?: true;
 }
 
 export const PRIOR_SIZING: Sizing = {
@@ -60,6 +64,15 @@ export const PRIOR_SIZING: Sizing = {
   gamble: false,
   gambleOnRest: false,
 };
+
+/** Where the engine counts by length: its count of any window is known before it runs, so no margin and no gamble. */
+export const LENGTH_SIZING: Sizing = { ...PRIOR_SIZING, safety: 1, noFloor: true, byLength: true };
+
+/** Whether the engine counts this session's windows by length: its last count this session was, or, before any
+ * count this session, the model's last count in an earlier one (a gateway without count_tokens stays so). */
+export function countsByLength(state: SessionState, memory: Memory, now: number): boolean {
+  return state.countsByLength ?? countsByLengthOf(memory, state.model ?? memory.lastModel, now);
+}
 
 /** For a window named before the file's density is known, for `pre` to trim when it runs (weights.ts). */
 export const HOPEFUL_SIZING: Sizing = { ...PRIOR_SIZING, ratio: HOPEFUL_RATIO, safety: 1 };
@@ -127,6 +140,7 @@ export function sizingFrom(
   followOn: boolean,
   now: number,
 ): Sizing {
+  if (countsByLength(state, memory, now)) return LENGTH_SIZING;
   return sizingFor(
     knownDensity(state, memory, file),
     followOn,
@@ -146,17 +160,21 @@ export function knownDensity(
 }
 
 /** What the engine counted, kept for later sessions: the file's density, and the count beside the estimate for the
- * model's prior. */
+ * model's prior; or, for a count by length (`byLength`), only that the model's windows are counted so. Such a count
+ * says nothing of the file's density or the model's tokenizer, where a later session has count_tokens. */
 export function remember(
   ctx: HookContext,
   path: string,
   learned: Learned,
   model: string | undefined,
   obs: Observation,
+  byLength = false,
 ): void {
   ctx.store.updateMemory((m) => {
+    if (byLength) return model === undefined ? m : withModelCountsByLength(m, model, true, obs.at);
     const withIt = withFile(m, path, learned);
-    return model === undefined ? withIt : withObservation(withIt, model, obs);
+    if (model === undefined) return withIt;
+    return withModelCountsByLength(withObservation(withIt, model, obs), model, false, obs.at);
   });
 }
 
@@ -171,6 +189,7 @@ export function budgetFor(path: string, cap: number, sizing: Sizing, maxLines: n
   if (sizing.weights) budget.weights = sizing.weights;
   if (sizing.charsPerToken) budget.charsPerToken = sizing.charsPerToken;
   if (sizing.similar) budget.similar = sizing.similar;
+  if (sizing.byLength) budget.charsPerCount = lengthDivisor(path);
   return budget;
 }
 
@@ -193,7 +212,10 @@ function fitOnce(path: string, first: number, budget: Budget, deadline: number):
   const fit = new WindowFit(budget);
   const scan = scanWindow(path, first, fit, deadline);
   const r = fit.result();
-  return { ...r, scan, safeTokens: r.pointTokens * budget.ratio * budget.safety, groups: fit.groups() };
+  const safeTokens = budget.charsPerCount
+    ? Math.round(r.chars / budget.charsPerCount)
+    : r.pointTokens * budget.ratio * budget.safety;
+  return { ...r, scan, safeTokens, groups: fit.groups() };
 }
 
 /** The point estimate and length of a whole window, whatever its size. */

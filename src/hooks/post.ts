@@ -1,12 +1,13 @@
 // PostToolUse and PostToolUseFailure on Read: say what came back short and where reading goes on, with a
 // continuation sized to fit; after a refusal, learn the file's density from the engine's own count and name a
 // window that fits. A reading the pager leads goes on across Reads: following a note gets the next note.
-import { ENGINE_PAGE_FILL, resolveCap, WHOLE_FILE_MAX_BYTES, neverCountedChars } from '../estimate/cap.js';
+import { countedByLength, ENGINE_PAGE_FILL, resolveCap, WHOLE_FILE_MAX_BYTES, neverCountedChars } from '../estimate/cap.js';
 import { ownValue } from '../state/record.js';
 import {
   learnedFor,
   learnsFromUsage,
   readingContinued,
+  withCountsByLength,
   withLearned,
   withModel,
   withoutPlan,
@@ -21,11 +22,13 @@ import { ReadInput, type PostEvent, type PostToolUse, type PostToolUseFailure } 
 import {
   budgetFor,
   continuation,
+  countsByLength,
   cutLastLine,
   endsWithNewline,
   fitWindow,
   HOPEFUL_SIZING,
   knownDensity,
+  LENGTH_SIZING,
   measureWindow,
   namedWindow,
   notebookCells,
@@ -109,6 +112,7 @@ function afterSuccess(
     const told = learnFromTranscript(event, file.path, file.stat.size, file.stat.mtimeMs, state, ctx);
     bannerPending = told.bannerPending;
     if (told.learned) state = withLearned(state, file.path, told.learned);
+    if (told.countsByLength !== undefined) state = withCountsByLength(state, told.countsByLength);
     kept = keepSeen(event, file, returnedFirst, state, ctx);
   }
   const returnedLast = returnedFirst + out.numLines - 1;
@@ -134,10 +138,13 @@ function afterSuccess(
   }
 
   const cap = plan?.cap ?? resolveCap(ctx.env, state.cap).cap;
+  // Where the engine counts by length, every window is sized exactly: no page's length or usage to learn from.
+  const byLength = file !== undefined && countsByLength(state, ctx.store.readMemory(), ctx.now);
   const sizing = !file
     ? undefined
-    : ((asked.because === 'partial-page' && !cut ? fromPartialPage(state, file, out, cap, ctx.deadline) : undefined) ??
-      sizingOf(state, ctx, file, bannerPending === undefined));
+    : ((asked.because === 'partial-page' && !cut && !byLength
+        ? fromPartialPage(state, file, out, cap, ctx.deadline)
+        : undefined) ?? sizingOf(state, ctx, file, bannerPending === undefined));
   const next = file && sizing ? continuation(file.path, shownLast + 1, end, cap, sizing, ctx.deadline) : undefined;
   const fitted = next?.window ?? (next ? undefined : { first: shownLast + 1, lines: end - shownLast });
   const after = fitted && namedWindow(fitted, lastLine, out.totalLines, asked.last);
@@ -156,6 +163,7 @@ function afterSuccess(
     file &&
     after &&
     kept &&
+    !byLength &&
     learnsFromUsage(knownDensity(state, ctx.store.readMemory(), fileKey(file))) &&
     usageToCome(event.transcript_path, event.tool_use_id)
       ? readOn(file.path, readingOn ?? after, readOnTo(), lastLine, out.totalLines, cap, HOPEFUL_SIZING, ctx.deadline)
@@ -433,13 +441,17 @@ function afterRefusal(
       at: ctx.now,
       ...(noFloor ? { noFloor } : {}),
     };
-    sizing = sizingFor(learned);
+    // The engine's own estimate by length, not a tokenizer's count: it counts every window so (count_tokens fails).
+    const byLength = countedByLength(refusal.tokens, refused.chars, file.path);
+    sizing = byLength ? LENGTH_SIZING : sizingFor(learned);
     charsPerToken = learned.charsPerToken;
     refusedLast = first + wantedLines(refused, endsNl) - 1;
     refusedToEnd = refused.scan.eof && refused.whole;
     const model = modelCall(event.transcript_path, event.tool_use_id)?.model;
-    ctx.store.update(event.session_id, (s) => withModel(withLearned(s, file.path, learned, refusal.cap), model));
-    remember(ctx, file.path, learned, model, { point: refused.groups, tokens: refusal.tokens, at: ctx.now });
+    ctx.store.update(event.session_id, (s) =>
+      withCountsByLength(withModel(withLearned(s, file.path, learned, refusal.cap), model), byLength),
+    );
+    remember(ctx, file.path, learned, model, { point: refused.groups, tokens: refusal.tokens, at: ctx.now }, byLength);
   } else {
     // A size or range refusal says nothing about where the window ends; it is named by its first line.
     cap = resolveCap(ctx.env, state.cap).cap;

@@ -1,7 +1,7 @@
 // PreToolUse on Read: lower `limit` to the largest prefix of the window that the engine will not refuse.
 import type { Stats } from 'node:fs';
-import { ENGINE_PAGE_FILL, neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES } from '../estimate/cap.js';
-import { readingContinued, readingOf, withPlan, type Plan } from '../state/session.js';
+import { ENGINE_PAGE_FILL, lengthDivisor, neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES } from '../estimate/cap.js';
+import { readingContinued, readingOf, withCountsByLength, withPlan, type Plan } from '../state/session.js';
 import type { HookContext } from './context.js';
 import { fileAtRisk } from './small.js';
 import type { PreToolUse, ReadInput } from './input.js';
@@ -12,6 +12,7 @@ import {
   lineCounts,
   mayGamble,
   measureWindow,
+  countsByLength,
   sizingFor,
   sizingFrom,
   type Sizing,
@@ -73,12 +74,14 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   const file = fileAtRisk(input.file_path, event.cwd, ctx.env);
   if (!file) return { pass: 'small-file' };
 
-  const state = ctx.store.read(event.session_id);
-  const cap = resolveCap(ctx.env, state.cap).cap;
+  const stored = ctx.store.read(event.session_id);
+  const cap = resolveCap(ctx.env, stored.cap).cap;
   const { size, mtimeMs } = file.stat;
-  const reading = readingOf(state, file.path, size, mtimeMs);
+  const reading = readingOf(stored, file.path, size, mtimeMs);
   // What the transcript has told since the file's last hook: a partial page's banner, or the last window's usage.
-  const { learned: fromUsage, bannerPending } = learnFromTranscript(event, file.path, size, mtimeMs, state, ctx);
+  const told = learnFromTranscript(event, file.path, size, mtimeMs, stored, ctx);
+  const { learned: fromUsage, bannerPending } = told;
+  const state = told.countsByLength === undefined ? stored : withCountsByLength(stored, told.countsByLength);
   // The window a note of ours named runs as named: it was sized to fit when the note was written, unless the
   // engine or the usage has told the file's density since, or it was named wider, for this hook to trim.
   const named =
@@ -88,9 +91,11 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   if (!fromUsage && named && !named.hopeful) return { pass: 'named-continuation' };
   // While a partial page's banner is not written yet, the file's density is unknown: sized as a first window.
   const followOn = reading !== undefined && bannerPending === undefined;
-  const sizing = fromUsage
-    ? sizingFor(fromUsage, true)
-    : sizingFrom(state, ctx.store.readMemory(), { path: file.path, size, mtimeMs }, followOn, ctx.now);
+  const memory = ctx.store.readMemory();
+  const sizing =
+    fromUsage && !countsByLength(state, memory, ctx.now)
+      ? sizingFor(fromUsage, true)
+      : sizingFrom(state, memory, { path: file.path, size, mtimeMs }, followOn, ctx.now);
   const readingLast = named && named.askedLast > 0 ? named.askedLast : undefined;
   const plan = planWindow(input, file, cap, sizing, ctx.deadline, wholeReads(ctx.env), readingLast);
   if (plan.kind === 'pass') return { pass: plan.reason };
@@ -241,7 +246,7 @@ function windowOverEnginePage(
   const fit = fitWindow(path, 1, budgetFor(path, cap, sizing, Infinity), deadline);
   if (fit.scan.timedOut || fit.whole || fit.lines === 0) return undefined;
   const all = measureWindow(path, 1, Infinity, deadline);
-  const tokens = all.pointTokens * sizing.ratio;
+  const tokens = sizing.byLength ? Math.round(all.chars / lengthDivisor(path)) : all.pointTokens * sizing.ratio;
   if (all.scan.timedOut || tokens <= cap) return undefined;
   const enginePage = Math.max(1, Math.floor(((lines * cap) / tokens) * ENGINE_PAGE_FILL));
   return fit.lines >= enginePage * WINDOW_OVER_PAGE ? { ...fit, enginePage } : undefined;

@@ -1,12 +1,14 @@
 // Learning a file's density from what the transcript records after the hooks ran: the usage (docs/ENGINE.md 9.7;
 // `post` keeps each window that came back whole, the file's next hook, `pre` or `post`, reads what that window's
 // result added to the model's next request), and a partial page's banner (the engine's count of the whole file).
+import { countedByLength } from '../estimate/cap.js';
 import { withFile } from '../state/memory.js';
 import {
   learnedFor,
   learnsFromUsage,
   readingOf,
   seenOf,
+  withCountsByLength,
   withLearned,
   withModel,
   withReading,
@@ -33,12 +35,13 @@ export function learnFromTranscript(
   mtimeMs: number,
   state: SessionState,
   ctx: HookContext,
-): { learned: Learned | undefined; bannerPending: string | undefined } {
+): { learned: Learned | undefined; bannerPending: string | undefined; countsByLength?: boolean } {
   const reading = readingOf(state, path, size, mtimeMs);
   const fromBanner = reading?.partialOf !== undefined ? learnFromBanner(event, path, reading, ctx) : undefined;
   return {
-    learned: fromBanner ?? learnFromUsage(event, path, size, mtimeMs, state, ctx),
+    learned: fromBanner?.learned ?? learnFromUsage(event, path, size, mtimeMs, state, ctx),
     bannerPending: fromBanner ? undefined : reading?.partialOf,
+    ...(fromBanner ? { countsByLength: fromBanner.byLength } : {}),
   };
 }
 
@@ -91,13 +94,13 @@ function learnFromUsage(
 const SAME_TEXT_MIN_LINES = 100;
 
 /** The engine's count of the whole file, from the banner of its partial page, once it is in the transcript: learned
- * like a refusal's count (this session and later ones), once. */
+ * like a refusal's count (this session and later ones), once; and whether that count was the file's length's. */
 function learnFromBanner(
   event: Omit<TranscriptEvent, 'tool_use_id'>,
   path: string,
   reading: Reading,
   ctx: HookContext,
-): Learned | undefined {
+): { learned: Learned; byLength: boolean } | undefined {
   const count = bannerCount(event.transcript_path, reading.partialOf!);
   // Not there yet: kept for the file's next hook, until the next note replaces the reading.
   if (!count) return undefined;
@@ -110,9 +113,15 @@ function learnFromBanner(
     ratio: count.tokens / whole.pointTokens,
     at: ctx.now,
   };
+  // The whole read's text ends with the file's final newline, as the engine counts it.
+  const byLength = countedByLength(count.tokens, whole.chars, path);
   ctx.store.update(event.session_id, (s) =>
-    withReading(withModel(withLearned(s, path, learned, count.cap), count.model), path, rest),
+    withReading(
+      withCountsByLength(withModel(withLearned(s, path, learned, count.cap), count.model), byLength),
+      path,
+      rest,
+    ),
   );
-  remember(ctx, path, learned, count.model, { point: whole.groups, tokens: count.tokens, at: ctx.now });
-  return learned;
+  remember(ctx, path, learned, count.model, { point: whole.groups, tokens: count.tokens, at: ctx.now }, byLength);
+  return { learned, byLength };
 }

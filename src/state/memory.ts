@@ -14,6 +14,9 @@ export interface Observation {
 
 export interface ModelMemory {
   observations: Observation[];
+  /** When the engine last counted this model's windows by their length (state/session.ts, `countsByLength`): behind
+   * a gateway without count_tokens, where that is every count the engine makes. */
+  countsByLength?: number;
 }
 
 export interface Memory {
@@ -47,11 +50,30 @@ export function withFile(memory: Memory, path: string, learned: Learned): Memory
 
 export function withObservation(memory: Memory, model: string, obs: Observation): Memory {
   if (!isModelName(model)) return memory;
-  const before = ownValue(memory.models, model)?.observations ?? [];
-  const observations = [...before, obs]
+  const was = ownValue(memory.models, model);
+  const observations = [...(was?.observations ?? []), obs]
     .filter((o) => o.at >= obs.at - MEMORY_MAX_AGE_MS)
     .slice(-MEMORY_MAX_OBSERVATIONS);
-  const models = { ...memory.models, [model]: { observations } };
+  return withModelMemory(memory, model, { ...was, observations });
+}
+
+/** Whether the engine counted the model's windows by length (`at`: when it did), or by a tokenizer. */
+export function withCountsByLength(memory: Memory, model: string, byLength: boolean, at: number): Memory {
+  if (!isModelName(model)) return memory;
+  const was = ownValue(memory.models, model);
+  if (!byLength && was?.countsByLength === undefined) return memory;
+  const { countsByLength: _was, ...rest } = was ?? { observations: [] };
+  return withModelMemory(memory, model, byLength ? { ...rest, countsByLength: at } : rest);
+}
+
+/** Whether the engine counted this model's windows by length within the age limit at `now`. */
+export function countsByLengthOf(memory: Memory, model: string | undefined, now: number): boolean {
+  const at = model === undefined ? undefined : ownValue(memory.models, model)?.countsByLength;
+  return at !== undefined && at >= now - MEMORY_MAX_AGE_MS;
+}
+
+function withModelMemory(memory: Memory, model: string, entry: ModelMemory): Memory {
+  const models = { ...memory.models, [model]: entry };
   const kept = Object.entries(models)
     .sort((a, b) => newestAt(b[1]) - newestAt(a[1]))
     .slice(0, MEMORY_MAX_MODELS);
@@ -87,7 +109,10 @@ export function normalizeMemory(raw: unknown, groups: number): Memory {
             o.point.every((p) => isFiniteNumber(p) && p >= 0),
         )
         .slice(-MEMORY_MAX_OBSERVATIONS);
-      setOwn(memory.models, name, { observations });
+      setOwn(memory.models, name, {
+        observations,
+        ...(isFiniteNumber(m.countsByLength) ? { countsByLength: m.countsByLength } : {}),
+      });
     }
   }
   if (isModelName(raw.lastModel)) memory.lastModel = raw.lastModel;
@@ -108,5 +133,5 @@ function newest<T extends { at: number }>(
 }
 
 function newestAt(m: ModelMemory): number {
-  return m.observations.reduce((a, o) => Math.max(a, o.at), 0);
+  return m.observations.reduce((a, o) => Math.max(a, o.at), m.countsByLength ?? 0);
 }

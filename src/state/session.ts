@@ -88,6 +88,9 @@ export interface SessionState {
   cap?: number;
   /** The model of this session, as its transcript names it: whose counts the engine checks against the cap. */
   model?: string;
+  /** Whether the engine's last count this session (a refusal's, a banner's) was its estimate by length
+   * (estimate/cap.ts, `countedByLength`): true where count_tokens fails. Absent before any count. */
+  countsByLength?: boolean;
   /** What the opt-in gates remember (src/gates/state.ts owns its shape and bounds); absent with no gate on. */
   gates?: Record<string, unknown>;
 }
@@ -132,6 +135,11 @@ export function learnsFromUsage(known: Learned | undefined): boolean {
 
 export function withModel(state: SessionState, model: string | undefined): SessionState {
   return model === undefined || !isModelName(model) || state.model === model ? state : { ...state, model };
+}
+
+/** The session as the engine's last count showed it: counting by length, or by a tokenizer. */
+export function withCountsByLength(state: SessionState, byLength: boolean): SessionState {
+  return state.countsByLength === byLength ? state : { ...state, countsByLength: byLength };
 }
 
 export function withReading(state: SessionState, path: string, reading: Reading): SessionState {
@@ -302,6 +310,7 @@ export function normalizeState(raw: unknown): SessionState {
   }
   if (isFiniteNumber(raw.cap) && raw.cap > 0) state.cap = raw.cap;
   if (isModelName(raw.model)) state.model = raw.model;
+  if (typeof raw.countsByLength === 'boolean') state.countsByLength = raw.countsByLength;
   if (isRecord(raw.gates)) state.gates = raw.gates; // checked by the gates' own code, loaded only when one is on
   return state;
 }
