@@ -8,7 +8,7 @@ import { CAP_ENV, resolveCap } from '../estimate/cap.js';
 import { GATES_ENV } from '../gates/names.js';
 import {
   bundleOf, engineFinding, exitCode, gateFindings, nodeFinding, pagerInvocations, pagerWirings, render, rivalFindings,
-  rivalPreHooks, traceFinding, wiringFindings,
+  memoryFinding, rivalPreHooks, traceFinding, wiringFindings,
   type Finding, type Source,
 } from '../install/diagnosis.js';
 import { claudeConfigDir, installedPluginsFile, SCOPE_LABEL, SCOPES, settingsFile } from '../install/paths.js';
@@ -16,7 +16,7 @@ import { parseSettings } from '../settings/format.js';
 import { hookCommands, isObject, isPagerCommand, type Json } from '../settings/hooks.js';
 import { isPagerBundle } from '../install/identify.js';
 import { TRACE_ENV, TRACE_MAX_BYTES } from '../hooks/trace.js';
-import { stateDir } from '../state/store.js';
+import { MEMORY_FILE, StateStore, stateDir } from '../state/store.js';
 import { VERSION } from './version.js';
 
 const PLUGIN_NAME = 'read-ceiling-pager';
@@ -111,6 +111,9 @@ function diagnose(env: NodeJS.ProcessEnv, projectDir: string): Finding[] {
     findings.push(problem
       ? { level: 'warn', topic: 'state', text: `${dir} is not writable (${problem}): the pager still clamps, but cannot link a note to the clamp that caused it` }
       : { level: 'ok', topic: 'state', text: `${dir} (writable)` });
+    const memoryFile = join(dir, MEMORY_FILE);
+    const memory = existsSync(memoryFile) ? new StateStore(dir, Date.now() + 1000).readMemory() : undefined;
+    findings.push(memoryFinding(memoryFile, memory, Date.now()));
   }
 
   const trace = envSetting(TRACE_ENV, env, settingsObjects, sources);

@@ -2,6 +2,7 @@
 import { isAbsolute } from 'node:path';
 import { GATES, GATES_ENV, GATES_ON_OTHER_TOOLS } from '../gates/names.js';
 import { isPagerCommand, readHandlers, type HookEvent, type Json, PAGER_EVENTS } from '../settings/hooks.js';
+import { countsByLengthOf, observationsOf, type Memory } from '../state/memory.js';
 
 /** The Node versions the package supports; a unit test keeps it equal to package.json `engines.node`. */
 export const SUPPORTED_NODE = '>=20.0.0';
@@ -182,6 +183,22 @@ export function rivalFindings(rivals: readonly Wiring[]): Finding[] {
     topic: 'rival',
     text: `another PreToolUse hook on Read in ${r.source}: ${r.command} — if it also returns updatedInput, the hook that finishes last wins`,
   }));
+}
+
+/** What the pager remembers across sessions under one state directory (state/memory.ts): how much, and each model
+ * whose engine counted by length (an API without count_tokens), which sizes that model's windows by length from a
+ * new session's first Read. Never a failure. */
+export function memoryFinding(file: string, memory: Memory | undefined, now: number): Finding {
+  if (!memory) return { level: 'ok', topic: 'memory', text: `${file}: nothing remembered yet` };
+  const models = Object.keys(memory.models);
+  const byLength = models.filter((m) => countsByLengthOf(memory, m, now));
+  const counts = models.reduce((n, m) => n + observationsOf(memory, m, now).length, 0);
+  const parts = [
+    `${Object.keys(memory.files).length} files' densities`,
+    `${counts} counts of ${models.length} models`,
+    ...(byLength.length ? [`counted by length (an API without count_tokens): ${byLength.join(', ')}`] : []),
+  ];
+  return { level: 'ok', topic: 'memory', text: `${file}: ${parts.join('; ')} (delete the file to forget)` };
 }
 
 /** The opt-in trace (src/hooks/trace.ts): off, on and where, or on but writing nothing. Never a failure. */

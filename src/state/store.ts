@@ -25,7 +25,7 @@ const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 export const MAX_SESSIONS = 512;
 export const SESSION_FILE_MAX_BYTES = 256 * 1024;
 /** What outlives a session (memory.ts): one file beside the sessions, never pruned as one of them. */
-const MEMORY_FILE = 'memory.v1.json'; // a dot: no session id can name it
+export const MEMORY_FILE = 'memory.v1.json'; // a dot: no session id can name it
 
 interface Kind<T> {
   maxBytes: number;

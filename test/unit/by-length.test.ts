@@ -10,6 +10,7 @@ import {
 } from '../../src/state/memory.js';
 import { emptyState, normalizeState, withCountsByLength } from '../../src/state/session.js';
 import { GROUP_COUNT } from '../../src/estimate/groups.js';
+import { memoryFinding } from '../../src/install/diagnosis.js';
 
 function fitLines(lines: string[], b: Budget) {
   const fit = new WindowFit(b);
@@ -83,5 +84,19 @@ describe('counting by length is kept per session and per model', () => {
     const s = withCountsByLength(emptyState(), false);
     expect(normalizeState(JSON.parse(JSON.stringify(s))).countsByLength).toBe(false);
     expect(normalizeState({ ...emptyState(), countsByLength: 1 }).countsByLength).toBeUndefined();
+  });
+});
+
+describe('doctor says what the memory holds', () => {
+  it('names each model whose engine counted by length, and how to forget', () => {
+    const now = 5_000_000;
+    let m = withObservation(emptyMemory(), 'claude-opus-4-6', { point: new Array<number>(GROUP_COUNT).fill(1), tokens: 9, at: now });
+    m = memoryByLength(m, 'glm-4.6', true, now);
+    const f = memoryFinding('/s/memory.v1.json', m, now);
+    expect(f.level).toBe('ok');
+    expect(f.text).toBe('/s/memory.v1.json: 0 files\' densities; 1 counts of 2 models; '
+      + 'counted by length (an API without count_tokens): glm-4.6 (delete the file to forget)');
+    expect(memoryFinding('/s/memory.v1.json', m, now + MEMORY_MAX_AGE_MS + 1).text).not.toContain('by length');
+    expect(memoryFinding('/s/memory.v1.json', undefined, now).text).toBe('/s/memory.v1.json: nothing remembered yet');
   });
 });
