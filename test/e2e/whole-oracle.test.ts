@@ -41,7 +41,10 @@ interface Case {
 // The pager session's stand-in reports each request's input tokens as the API does (`usage: true`): the engine
 // records that usage in the transcript, and the pager learns a file's density from what a window's result added. Its
 // first window is sized by the estimate; each window after it is named wide and trimmed by `pre` with the usage of
-// the one before it.
+// the one before it. The stand-in answers after MODEL_THINK_MS, as a model takes its time: the engine's transcript
+// writes settle meanwhile, so every window is sized from the last one's usage, as for a user, and runs repeat.
+// Answering at once, it raced those writes, and a window was sized from an earlier usage in some runs.
+const MODEL_THINK_MS = 500;
 const CASES: Case[] = [
   {
     name: 'TypeScript declarations (typescript/lib/typescript.d.ts)', file: 'typescript.d.ts',
@@ -98,7 +101,7 @@ async function start(c: Case): Promise<Run> {
   const counter = windowCounter(file, tokenizerNamed(TOKENIZER));
   const best = oracle(file, counter, DEFAULT_CAP);
   const [on, off] = await Promise.all([
-    readSession({ cwd: dirname(path), hooks: 'pager', count, usage: true, targets: [{ path }], timeoutMs: ENGINE_TIMEOUT - 20_000 }),
+    readSession({ cwd: dirname(path), hooks: 'pager', count, usage: true, thinkMs: MODEL_THINK_MS, targets: [{ path }], timeoutMs: ENGINE_TIMEOUT - 20_000 }),
     readSession({ cwd: dirname(bare), hooks: 'none', count, targets: [{ path: bare }], timeoutMs: ENGINE_TIMEOUT - 20_000 }),
   ]);
   const windows = (s: Session, p: string): Window[] => s.cursor(p).steps.map((st) => {
