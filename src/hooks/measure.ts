@@ -16,7 +16,7 @@ import {
   countsByLengthOf,
   observationsOf,
   rememberedFile,
-  withCountsByLength as withModelCountsByLength,
+  withModelCountsByLength,
   withFile,
   withObservation,
   type Memory,

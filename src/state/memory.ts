@@ -58,7 +58,7 @@ export function withObservation(memory: Memory, model: string, obs: Observation)
 }
 
 /** Whether the engine counted the model's windows by length (`at`: when it did), or by a tokenizer. */
-export function withCountsByLength(memory: Memory, model: string, byLength: boolean, at: number): Memory {
+export function withModelCountsByLength(memory: Memory, model: string, byLength: boolean, at: number): Memory {
   if (!isModelName(model)) return memory;
   const was = ownValue(memory.models, model);
   if (!byLength && was?.countsByLength === undefined) return memory;

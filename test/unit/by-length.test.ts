@@ -6,7 +6,7 @@ import { WindowFit, type Budget } from '../../src/estimate/fit.js';
 import { countsByLength, LENGTH_SIZING, budgetFor } from '../../src/hooks/measure.js';
 import {
   countsByLengthOf, emptyMemory, MEMORY_MAX_AGE_MS, normalizeMemory, observationsOf, withObservation,
-  withCountsByLength as memoryByLength,
+  withModelCountsByLength as memoryByLength,
 } from '../../src/state/memory.js';
 import { emptyState, normalizeState, withCountsByLength } from '../../src/state/session.js';
 import { GROUP_COUNT } from '../../src/estimate/groups.js';
