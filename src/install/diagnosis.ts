@@ -193,9 +193,10 @@ export function memoryFinding(file: string, memory: Memory | undefined, now: num
   const models = Object.keys(memory.models);
   const byLength = models.filter((m) => countsByLengthOf(memory, m, now));
   const counts = models.reduce((n, m) => n + observationsOf(memory, m, now).length, 0);
+  const some = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   const parts = [
-    `${Object.keys(memory.files).length} files' densities`,
-    `${counts} counts of ${models.length} models`,
+    `the densities of ${some(Object.keys(memory.files).length, 'file')}`,
+    `${some(counts, 'count')} of ${some(models.length, 'model')}`,
     ...(byLength.length ? [`counted by length (an API without count_tokens): ${byLength.join(', ')}`] : []),
   ];
   return { level: 'ok', topic: 'memory', text: `${file}: ${parts.join('; ')} (delete the file to forget)` };

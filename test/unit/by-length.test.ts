@@ -94,7 +94,7 @@ describe('doctor says what the memory holds', () => {
     m = memoryByLength(m, 'glm-4.6', true, now);
     const f = memoryFinding('/s/memory.v1.json', m, now);
     expect(f.level).toBe('ok');
-    expect(f.text).toBe('/s/memory.v1.json: 0 files\' densities; 1 counts of 2 models; '
+    expect(f.text).toBe('/s/memory.v1.json: the densities of 0 files; 1 count of 2 models; '
       + 'counted by length (an API without count_tokens): glm-4.6 (delete the file to forget)');
     expect(memoryFinding('/s/memory.v1.json', m, now + MEMORY_MAX_AGE_MS + 1).text).not.toContain('by length');
     expect(memoryFinding('/s/memory.v1.json', undefined, now).text).toBe('/s/memory.v1.json: nothing remembered yet');
