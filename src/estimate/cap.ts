@@ -38,7 +38,8 @@ export function lengthDivisor(path: string): number {
 
 /** Whether the engine's count of a text of `chars` UTF-16 units is its estimate by length, not a tokenizer's: what it
  * reports when count_tokens fails, as it does behind an API gateway that lacks it (docs/ENGINE.md §3.3). A tokenizer
- * gives that exact number by chance only now and then, and a later count that differs undoes it. */
+ * gives that exact number by chance in about 1 window of 1,000 (docs/ROUNDS.md), and a later count that differs
+ * undoes it. */
 export function countedByLength(tokens: number, chars: number, path: string): boolean {
   return chars > 0 && tokens === Math.round(chars / lengthDivisor(path));
 }
