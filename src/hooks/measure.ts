@@ -131,16 +131,19 @@ export function fitsAtPoint(
   return { fits, eof: fits && fit.scan.eof, tokens: fit.safeTokens };
 }
 
-/** How a file's windows are sized from what the session and earlier sessions know: the file's learned density,
- * else the prior of the session's model (or of the last model seen, before the session names its own). */
+/** How a file's windows are sized from what the session and earlier sessions know: by length where the engine counts
+ * so; else by the density the transcript has just told (`told`, a window following another), or the file's learned
+ * one, else the prior of the session's model (or of the last model seen, before the session names its own). */
 export function sizingFrom(
   state: SessionState,
   memory: Memory,
   file: { path: string; size: number; mtimeMs: number },
   followOn: boolean,
   now: number,
+  told?: Learned,
 ): Sizing {
   if (countsByLength(state, memory, now)) return LENGTH_SIZING;
+  if (told) return sizingFor(told, true);
   return sizingFor(
     knownDensity(state, memory, file),
     followOn,

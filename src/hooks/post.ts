@@ -138,13 +138,15 @@ function afterSuccess(
   }
 
   const cap = plan?.cap ?? resolveCap(ctx.env, state.cap).cap;
+  // Read once for every sizing below: it is up to 256 KiB of JSON.
+  const memory = file ? ctx.store.readMemory() : undefined;
   // Where the engine counts by length, every window is sized exactly: no page's length or usage to learn from.
-  const byLength = file !== undefined && countsByLength(state, ctx.store.readMemory(), ctx.now);
-  const sizing = !file
+  const byLength = memory !== undefined && countsByLength(state, memory, ctx.now);
+  const sizing = !file || !memory
     ? undefined
     : ((asked.because === 'partial-page' && !cut && !byLength
         ? fromPartialPage(state, file, out, cap, ctx.deadline)
-        : undefined) ?? sizingOf(state, ctx, file, bannerPending === undefined));
+        : undefined) ?? sizingFrom(state, memory, fileKey(file), bannerPending === undefined, ctx.now));
   const next = file && sizing ? continuation(file.path, shownLast + 1, end, cap, sizing, ctx.deadline) : undefined;
   const fitted = next?.window ?? (next ? undefined : { first: shownLast + 1, lines: end - shownLast });
   const after = fitted && namedWindow(fitted, lastLine, out.totalLines, asked.last);
@@ -164,7 +166,8 @@ function afterSuccess(
     after &&
     kept &&
     !byLength &&
-    learnsFromUsage(knownDensity(state, ctx.store.readMemory(), fileKey(file))) &&
+    memory &&
+    learnsFromUsage(knownDensity(state, memory, fileKey(file))) &&
     usageToCome(event.transcript_path, event.tool_use_id)
       ? readOn(file.path, readingOn ?? after, readOnTo(), lastLine, out.totalLines, cap, HOPEFUL_SIZING, ctx.deadline)
       : undefined;

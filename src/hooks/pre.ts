@@ -12,8 +12,6 @@ import {
   lineCounts,
   mayGamble,
   measureWindow,
-  countsByLength,
-  sizingFor,
   sizingFrom,
   type Sizing,
 } from './measure.js';
@@ -91,11 +89,8 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   if (!fromUsage && named && !named.hopeful) return { pass: 'named-continuation' };
   // While a partial page's banner is not written yet, the file's density is unknown: sized as a first window.
   const followOn = reading !== undefined && bannerPending === undefined;
-  const memory = ctx.store.readMemory();
-  const sizing =
-    fromUsage && !countsByLength(state, memory, ctx.now)
-      ? sizingFor(fromUsage, true)
-      : sizingFrom(state, memory, { path: file.path, size, mtimeMs }, followOn, ctx.now);
+  const key = { path: file.path, size, mtimeMs };
+  const sizing = sizingFrom(state, ctx.store.readMemory(), key, followOn, ctx.now, fromUsage);
   const readingLast = named && named.askedLast > 0 ? named.askedLast : undefined;
   const plan = planWindow(input, file, cap, sizing, ctx.deadline, wholeReads(ctx.env), readingLast);
   if (plan.kind === 'pass') return { pass: plan.reason };

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { coverage, ranges } from './harness/check.mjs';
 import { tempDir, removeTempDirs } from './harness/engine.mjs';
 import { cjsonPretty, engineLines, prose, put } from './harness/files.mjs';
-import { readSession } from './harness/session.mjs';
+import { readSession, type Session } from './harness/session.mjs';
 
 afterAll(removeTempDirs);
 
@@ -21,6 +21,27 @@ const indented = (lines: number, seed: number) =>
 /** The engine's count of a .txt window without count_tokens: its length over 4, rounded. */
 const byLength = (lines: string[]) => Math.round((lines.reduce((n, l) => n + l.length, 0) + lines.length - 1) / 4);
 
+type Cursor = ReturnType<Session['cursor']>;
+
+/** A reading's Reads as the test failure shows them. */
+const trailOf = (c: Cursor) => c.steps.map((st) =>
+  `${JSON.stringify({ offset: st.asked.offset, limit: st.asked.limit })} → ${st.isError ? 'REFUSED' : st.lines.length}`).join('\n');
+
+/** Checks that each of these Reads that stopped short of the file's end is exactly as long as the engine accepts:
+ * within the cap by length, and over it with one line more. Returns how many it checked. */
+function expectExactWindows(steps: Cursor['steps'], file: string[], cap: number, trail: string): number {
+  let exact = 0;
+  for (const st of steps) {
+    const last = st.lines.at(-1)![0];
+    if (last >= file.length - 1) continue;
+    const text = st.lines.map(([, t]) => t);
+    expect(byLength(text), trail).toBeLessThanOrEqual(cap);
+    expect(byLength([...text, file[last]!]), `one line more would be refused:\n${trail}`).toBeGreaterThan(cap);
+    exact++;
+  }
+  return exact;
+}
+
 describe('an API without count_tokens', () => {
   it('after one refusal, every window is the largest the engine accepts, and every line is read once', async () => {
     const dir = tempDir('nocount');
@@ -30,22 +51,13 @@ describe('an API without count_tokens', () => {
       targets: [{ path, offset: 1, limit: 2000 }] });
     expect(s.ok, s.run.stderr).toBe(true);
     const c = s.cursor(path);
-    const trail = c.steps.map((st) => `${JSON.stringify({ offset: st.asked.offset, limit: st.asked.limit })} → ${st.isError ? 'REFUSED' : st.lines.length}`).join('\n');
+    const trail = trailOf(c);
     expect(s.counts, 'the stand-in counted nothing').toEqual([]);
     // The pager's estimate of the text is sparser than its length over 4: its first window is refused, once.
     expect(c.steps[0]!.isError, trail).toBe(true);
     expect(c.refusals, trail).toBe(1);
     // Each window after it that stopped short of the file's end is exactly as long as the engine accepts.
-    let exact = 0;
-    for (const st of c.steps.slice(1)) {
-      const last = st.lines.at(-1)![0];
-      if (last >= file.length - 1) continue;
-      const text = st.lines.map(([, t]) => t);
-      expect(byLength(text), trail).toBeLessThanOrEqual(CAP);
-      expect(byLength([...text, file[last]!]), `one line more would be refused:\n${trail}`).toBeGreaterThan(CAP);
-      exact++;
-    }
-    expect(exact, trail).toBeGreaterThan(3);
+    expect(expectExactWindows(c.steps.slice(1), file, CAP, trail), trail).toBeGreaterThan(3);
     const cov = coverage(path, c.received);
     expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated) }, trail).toEqual({ missing: '', duplicated: '' });
 
@@ -63,20 +75,11 @@ describe('an API without count_tokens', () => {
     const s = await readSession({ cwd: dir, hooks: 'pager', cap, noCountTokens: true, usage: true, thinkMs: 300, targets: [{ path }] });
     expect(s.ok, s.run.stderr).toBe(true);
     const c = s.cursor(path);
-    const trail = c.steps.map((st) => `${JSON.stringify({ offset: st.asked.offset, limit: st.asked.limit })} → ${st.isError ? 'REFUSED' : st.lines.length}`).join('\n');
+    const trail = trailOf(c);
     expect(c.refusals, trail).toBe(0);
     // The engine's page (sized by its count of the whole file, by length), then windows the note names: from the
     // second on, each is as long as the engine accepts.
-    let exact = 0;
-    for (const st of c.steps.slice(2)) {
-      const last = st.lines.at(-1)![0];
-      if (last >= file.length - 1) continue;
-      const text = st.lines.map(([, t]) => t);
-      expect(byLength(text), trail).toBeLessThanOrEqual(cap);
-      expect(byLength([...text, file[last]!]), `one line more would be refused:\n${trail}`).toBeGreaterThan(cap);
-      exact++;
-    }
-    expect(exact, trail).toBeGreaterThan(5);
+    expect(expectExactWindows(c.steps.slice(2), file, cap, trail), trail).toBeGreaterThan(5);
     const cov = coverage(path, c.received);
     expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated) }, trail).toEqual({ missing: '', duplicated: '' });
   }, ENGINE_TIMEOUT);
@@ -103,10 +106,7 @@ describe('an API without count_tokens', () => {
     const other = control.cursors[0]!.steps[0]!;
     expect(step.isError, step.content.slice(0, 200)).toBe(false);
     expect(other.isError, other.content.slice(0, 200)).toBe(false);
-    const file = engineLines(korean);
-    const text = step.lines.map(([, t]) => t);
-    expect(byLength(text)).toBeLessThanOrEqual(CAP);
-    expect(byLength([...text, file[text.length]!]), 'the largest window the engine accepts').toBeGreaterThan(CAP);
+    expect(expectExactWindows([step], engineLines(korean), CAP, 'the largest window the engine accepts'), 'checked').toBe(1);
     console.log(`no count_tokens, Korean .txt, first window of a new session: ${step.lines.length} lines with the memory | ${other.lines.length} without`);
     expect(step.lines.length).toBeGreaterThan(2 * other.lines.length);
   }, ENGINE_TIMEOUT);
