@@ -244,7 +244,9 @@ function windowOverEnginePage(
   const tokens = sizing.byLength ? Math.round(all.chars / lengthDivisor(path)) : all.pointTokens * sizing.ratio;
   if (all.scan.timedOut || tokens <= cap) return undefined;
   const enginePage = Math.max(1, Math.floor(((lines * cap) / tokens) * ENGINE_PAGE_FILL));
-  return fit.lines >= enginePage * WINDOW_OVER_PAGE ? { ...fit, enginePage } : undefined;
+  // Where the engine counts by length its page tells nothing new, so any window longer than the page wins.
+  const atLeast = sizing.byLength ? enginePage + 1 : enginePage * WINDOW_OVER_PAGE;
+  return fit.lines >= atLeast ? { ...fit, enginePage } : undefined;
 }
 
 function clampTo(
