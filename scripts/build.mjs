@@ -7,10 +7,16 @@ import { readFileSync } from 'node:fs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-// Three bundles: every hook run pays to load cli.cjs (each KB of it costs start-up time, used or not), so it holds
-// only what answers the commonest Read (a small file); the rest of the pager and the commands are main.cjs, and
-// the opt-in gates' code gates.cjs, each loaded by cli.cjs only when needed.
-const BUNDLES = [['src/cli.ts', 'dist/cli.cjs'], ['src/main.ts', 'dist/main.cjs'], ['src/gates/run.ts', 'dist/gates.cjs']];
+// Four bundles: every hook run pays to load cli.cjs (each KB of it costs start-up time, used or not), so it holds
+// only what answers the commonest Read (a small file); the rest of the hooks are main.cjs, the opt-in gates' code
+// gates.cjs, and the commands with commander commands.cjs (a hook never parses them), each loaded by cli.cjs only
+// when needed.
+const BUNDLES = [
+  ['src/cli.ts', 'dist/cli.cjs'],
+  ['src/main.ts', 'dist/main.cjs'],
+  ['src/gates/run.ts', 'dist/gates.cjs'],
+  ['src/commands/program.ts', 'dist/commands.cjs'],
+];
 for (const [entry, out] of BUNDLES) await build({
   entryPoints: [join(root, entry)],
   outfile: join(root, out),

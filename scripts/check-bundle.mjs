@@ -10,7 +10,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BUNDLES = ['dist/cli.cjs', 'dist/main.cjs', 'dist/gates.cjs']; // small Reads; the rest; the opt-in gates
+// small Reads; the rest of the hooks; the opt-in gates; the commands
+const BUNDLES = ['dist/cli.cjs', 'dist/main.cjs', 'dist/gates.cjs', 'dist/commands.cjs'];
 const INPUTS = ['src', 'scripts', 'package.json', 'tsconfig.json']; // esbuild reads tsconfig (strict: "use strict")
 const REV = process.argv[2] ?? 'HEAD'; // another commit to check, e.g. in a bisect
 

@@ -1,7 +1,7 @@
 // Entry point, and the whole of the small bundle every Read pays to load (dist/cli.cjs): a hook reads its input here,
 // and a Read of a file too small for any window of it to be refused is answered (with silence) after one stat. The
-// rest of the pager, the commands and commander are dist/main.cjs, loaded only when needed; the opt-in gates are
-// dist/gates.cjs, loaded only when a gate is on.
+// rest of the hooks are dist/main.cjs, loaded only when needed; the opt-in gates dist/gates.cjs, loaded only when a
+// gate is on; the commands and commander dist/commands.cjs, loaded only for a command.
 import { fstatSync } from 'node:fs';
 import { isHookName, type HookName } from './hooks/output.js';
 import { quietNotLines, quietPost, tooSmallToMatter } from './hooks/small.js';
@@ -9,8 +9,11 @@ import { readStdin, SCAN_DEADLINE_MS } from './hooks/stdin.js';
 import { tracePath } from './hooks/trace.js';
 
 type Main = typeof import('./main.js');
+type Commands = typeof import('./commands/program.js');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const loadMain = (): Main => require(`${__dirname}/main.cjs`) as Main;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadCommands = (): Commands => require(`${__dirname}/commands.cjs`) as Commands;
 
 /** A person typed the command at a terminal: explain rather than wait. Anything else on stdin (a pipe, a
  * socket, a file, a device, or a descriptor fstat cannot read, as Windows gives for some redirections) is a
@@ -34,7 +37,7 @@ if (isHook && process.argv.length === 3 && !process.env.READ_CEILING_PAGER_GATES
 } else if (isHook && !stdinIsTerminal() && hookWithGates(command)) {
   // ran with the gates the command line or the environment named
 } else {
-  loadMain().main(process.argv);
+  loadCommands().main(process.argv);
 }
 
 /** A hook with no gate on. `gate` then has nothing to do; `pre` and `post` of a small file, nothing to say (unless

@@ -4,7 +4,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 /** The bundle this installation's hooks run, as an absolute path with links resolved: dist/cli.cjs, the entry
- * beside the bundle this code runs in (dist/main.cjs, which cli.cjs loads). */
+ * beside the bundle this code runs in (dist/commands.cjs, which cli.cjs loads). */
 export function bundlePath(): string {
   let here: string;
   try {
@@ -12,7 +12,7 @@ export function bundlePath(): string {
   } catch {
     here = resolve(__filename);
   }
-  return basename(here) === 'main.cjs' ? join(dirname(here), 'cli.cjs') : here;
+  return basename(here) === 'commands.cjs' ? join(dirname(here), 'cli.cjs') : here;
 }
 
 export function isPagerBundle(path: string): boolean {

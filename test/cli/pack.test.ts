@@ -43,6 +43,7 @@ describe('npm pack', () => {
       'README.md',
       'bin/read-ceiling-pager.js',
       'dist/cli.cjs',
+      'dist/commands.cjs',
       'dist/gates.cjs',
       'dist/main.cjs',
       'hooks/hooks.json',

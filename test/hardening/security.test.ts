@@ -128,11 +128,13 @@ describe('the bundle spawns no process and opens no socket', () => {
     const text = out.outputFiles[0]!.text;
     cases++;
     expect([...text.matchAll(forbidden)].map((m) => m[1])).toEqual([]);
-    // And in the shipped bundle such a require sits only inside the lazily loaded command modules.
-    for (const b of ['cli.cjs', 'main.cjs']) {
+    // Nor do the shipped bundles a hook loads; only the commands' bundle may (doctor runs `claude --version`).
+    for (const b of ['cli.cjs', 'main.cjs', 'gates.cjs']) {
       const bundle = readFileSync(join(ROOT, 'dist', b), 'utf8');
-      expect([...bundle.matchAll(forbidden)].map((m) => m[1]).filter((m) => m !== 'child_process')).toEqual([]);
+      expect([b, [...bundle.matchAll(forbidden)].map((m) => m[1])]).toEqual([b, []]);
     }
+    const commands = readFileSync(join(ROOT, 'dist', 'commands.cjs'), 'utf8');
+    expect([...commands.matchAll(forbidden)].map((m) => m[1]).filter((m) => m !== 'child_process')).toEqual([]);
   });
 
   it('pre and post run with child_process and socket entry points trapped: none is used', async () => {
