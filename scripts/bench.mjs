@@ -133,6 +133,9 @@ function speed() {
   const env = { ...plain, READ_CEILING_PAGER_STATE_DIR: join(tmp, 'state'), CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS: '' };
   const tiny = join(tmp, 'tiny.ts');
   writeFileSync(tiny, 'export const x = 1;\n'.repeat(400)); // 8 KB: under the never-counted floor, a stat and an exit
+  // 20 KB: over the floor at the smallest cap sessions run at, under it at the default cap.
+  const twenty = join(tmp, 'twenty.ts');
+  writeFileSync(twenty, 'export const x = 1;\n'.repeat(1000));
   const small = join(tmp, 'small.ts');
   writeFileSync(small, 'export const x = 1;\n'.repeat(3000)); // 60 KB: over the fast-path size, a window that fits
   const big = join(tmp, 'big.ts');
@@ -147,8 +150,8 @@ function speed() {
   writeSync(fd, Buffer.from('\n'), 0, 1, (1 << 30) - 1);
   closeSync(fd);
 
-  const event = (file, offset, limit) => JSON.stringify({
-    session_id: 'bench', tool_name: 'Read', tool_use_id: `t${Math.random()}`, hook_event_name: 'PreToolUse', cwd: tmp,
+  const event = (file, offset, limit, session = 'bench') => JSON.stringify({
+    session_id: session, tool_name: 'Read', tool_use_id: `t${Math.random()}`, hook_event_name: 'PreToolUse', cwd: tmp,
     tool_input: { file_path: file, offset, limit },
   });
   const reps = quick ? 15 : 41;
@@ -171,6 +174,8 @@ function speed() {
     ['start-up only (Read of a missing file)', event(join(tmp, 'missing.txt'), 1, 500)],
     ['post: small file read whole', postSmall, 'post'],
     ['small file (8 KB: a stat and an exit)', event(tiny, 1, 500)],
+    // A session with no state file: no refusal has taught it a cap below the default (one with a file: 60 KB's row).
+    ['20 KB file read whole, new session', event(twenty, undefined, undefined, 'fresh')],
     ['60 KB file, 500-line window fits', event(small, 1, 500)],
     ['60 KB file, 5000-line window (estimated)', event(small, 1, 5000)],
     ['200 KB file read whole (engine pages it)', event(mid, undefined, undefined)],

@@ -2,6 +2,7 @@
 // with one stat: in the small bundle (dist/cli.cjs), before the rest of the pager is loaded.
 import type { Stats } from 'node:fs';
 import { neverCountedChars, resolveCap } from '../estimate/cap.js';
+import { readOwnFile, sessionFileIn, SESSION_FILE_MAX_BYTES, stateDir } from '../state/dir.js';
 import { regularFile } from './context.js';
 import { notLines } from './request.js';
 
@@ -9,24 +10,48 @@ import { notLines } from './request.js';
 const SMALLEST_KNOWN_CAP = 10_000;
 
 /** The regular file a Read names, unless it is too small for any window of it to be counted: every UTF-16
- * unit takes at least one byte, so a file no larger than the never-counted floor at the smallest cap sessions
- * run at is never refused on tokens (and a read with no limit of it is under 256 KiB too). */
+ * unit takes at least one byte, so a file no larger than the never-counted floor at the cap is never refused on
+ * tokens (and a read with no limit of it is under 256 KiB too). The cap is the session's as the rest of the pager
+ * knows it (a refusal's, kept in the session's state file, else the environment's or the default); with no session
+ * named, the smallest cap sessions are known to run at. */
 export function fileAtRisk(
   filePath: string,
   cwd: unknown,
   env: NodeJS.ProcessEnv,
+  session?: string,
 ): { path: string; stat: Stats } | undefined {
   const file = regularFile(filePath, cwd);
   if (!file) return undefined;
-  const floor = neverCountedChars(Math.min(resolveCap(env).cap, SMALLEST_KNOWN_CAP), file.path);
-  return file.stat.size > floor ? file : undefined;
+  // Under the floor at the smallest cap: no need to read what the session knows.
+  const smallest = neverCountedChars(Math.min(resolveCap(env).cap, SMALLEST_KNOWN_CAP), file.path);
+  if (file.stat.size <= smallest) return undefined;
+  if (session === undefined) return file;
+  return file.stat.size > neverCountedChars(sessionCap(env, session), file.path) ? file : undefined;
+}
+
+/** The cap `pre` and `post` would resolve for this session: the one a refusal taught it, kept in its state file, else
+ * the environment's or the default. The file is read as the store reads it (ours, no link, bounded); one that cannot
+ * be read holds no cap for the store either. */
+function sessionCap(env: NodeJS.ProcessEnv, session: string): number {
+  const file = sessionFileIn(stateDir(env), session);
+  const text = file === undefined ? undefined : readOwnFile(file, SESSION_FILE_MAX_BYTES);
+  let learned: unknown;
+  try {
+    learned = text === undefined ? undefined : (JSON.parse(text) as { cap?: unknown } | null)?.cap;
+  } catch {
+    learned = undefined;
+  }
+  return resolveCap(env, typeof learned === 'number' ? learned : undefined).cap;
 }
 
 /** The cheapest answer first, from the raw hook input before any schema is loaded: true when `pre` would
- * certainly say nothing because the file is not one a window of could be refused. */
-export function tooSmallToMatter(json: unknown, env: NodeJS.ProcessEnv): boolean {
+ * certainly say nothing because the file is not one a window of could be refused. `atSmallestCap`: judged at the
+ * smallest cap sessions are known to run at, whatever the session knows. */
+export function tooSmallToMatter(json: unknown, env: NodeJS.ProcessEnv, atSmallestCap = false): boolean {
   const filePath = rawFilePath(json);
-  return filePath !== undefined && !fileAtRisk(filePath, (json as { cwd?: unknown }).cwd, env);
+  const event = json as { cwd?: unknown; session_id?: unknown };
+  const session = !atSmallestCap && typeof event.session_id === 'string' ? event.session_id : undefined;
+  return filePath !== undefined && !fileAtRisk(filePath, event.cwd, env, session);
 }
 
 /** True when the hook certainly says nothing of a Read of an image, a PDF or a notebook, which the engine does not
@@ -52,13 +77,20 @@ function rawFilePath(json: unknown): string | undefined {
  * of what was asked (another hook may have shortened it) is left to explain: not a read with no limit, nor one that
  * reached the file's last line. */
 export function quietPost(json: unknown, env: NodeJS.ProcessEnv): boolean {
-  if (!tooSmallToMatter(json, env)) return false;
+  if (typeof json !== 'object' || json === null) return false;
   const event = json as {
     hook_event_name?: unknown;
     tool_input: { limit?: unknown };
-    tool_response?: { file?: { startLine?: unknown; numLines?: unknown; totalLines?: unknown } };
+    tool_response?: {
+      file?: { startLine?: unknown; numLines?: unknown; totalLines?: unknown; truncatedByTokenCap?: unknown };
+    };
   };
-  if (event.hook_event_name === 'PostToolUseFailure') return true;
+  const failed = event.hook_event_name === 'PostToolUseFailure';
+  // A refusal or an engine's partial page of such a file says the session runs at a smaller cap than the pager knew:
+  // judged at the smallest known cap, so that the whole hook explains it and learns that cap.
+  const paged = event.tool_response?.file?.truncatedByTokenCap === true;
+  if (!tooSmallToMatter(json, env, failed || paged)) return false;
+  if (failed) return true;
   if (event.hook_event_name !== 'PostToolUse') return false;
   if (event.tool_input.limit === undefined) return true;
   const { startLine, numLines, totalLines } = event.tool_response?.file ?? {};

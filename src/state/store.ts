@@ -4,16 +4,17 @@
 // Every path it touches passes one check (a private directory of ours, a plain session id, no symlink
 // followed), and every failure means "no state": the hook goes on without it.
 import {
-  closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync,
+  closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync,
   unlinkSync, writeSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, posix, win32 } from 'node:path';
+import { join } from 'node:path';
 import { emptyMemory, MEMORY_FILE_MAX_BYTES, normalizeMemory, type Memory } from './memory.js';
 import { emptyState, normalizeState, serializeWithin, type SessionState } from './session.js';
 import { GROUP_COUNT } from '../estimate/groups.js';
 
-export const STATE_DIR_ENV = 'READ_CEILING_PAGER_STATE_DIR';
+import { NOFOLLOW_READ, ownedByMe, readOwnFile, sessionFileIn, SESSION_FILE_MAX_BYTES, WINDOWS } from './dir.js';
+
+export { isSafeSessionId, SESSION_FILE_MAX_BYTES, STATE_DIR_ENV, stateDir } from './dir.js';
 
 /** A lock whose owner is gone, or that no live hook could still hold, is broken by the next hook. */
 const LOCK_STALE_MS = 3_000;
@@ -23,7 +24,6 @@ const TEMP_STALE_MS = 60_000;
 const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 /** Bounds the whole directory: the newest sessions are kept, each file at most SESSION_FILE_MAX_BYTES. */
 export const MAX_SESSIONS = 512;
-export const SESSION_FILE_MAX_BYTES = 256 * 1024;
 /** What outlives a session (memory.ts): one file beside the sessions, never pruned as one of them. */
 export const MEMORY_FILE = 'memory.v1.json'; // a dot: no session id can name it
 
@@ -48,37 +48,6 @@ const MEMORY: Kind<Memory> = {
   },
 };
 
-/** Where state lives: the override, the plugin's data directory, `$XDG_STATE_HOME` when set, else the
- * platform's place for per-user application state: `%LOCALAPPDATA%` on Windows, `~/Library/Application Support`
- * on macOS, `~/.local/state` elsewhere. Relative values are ignored (XDG says so), so state never lands in
- * whatever directory the hook runs in. */
-export function stateDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
-  const path = platform === 'win32' ? win32 : posix;
-  const abs = (v: string | undefined) => (v && path.isAbsolute(v) ? v : undefined);
-  const override = abs(env[STATE_DIR_ENV]);
-  if (override) return override;
-  const pluginData = abs(env.CLAUDE_PLUGIN_DATA);
-  if (pluginData) return path.join(pluginData, 'state');
-  const xdg = abs(env.XDG_STATE_HOME);
-  if (xdg) return path.join(xdg, 'read-ceiling-pager');
-  if (platform === 'win32') {
-    const home = abs(env.USERPROFILE) ?? homedir();
-    return path.join(abs(env.LOCALAPPDATA) ?? path.join(home, 'AppData', 'Local'), 'read-ceiling-pager');
-  }
-  const home = abs(env.HOME) ?? homedir();
-  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'read-ceiling-pager');
-  return path.join(home, '.local', 'state', 'read-ceiling-pager');
-}
-
-/** A session id becomes a file name only when it is plainly safe: no separators, no dots, bounded. */
-export function isSafeSessionId(id: string): boolean {
-  return /^[A-Za-z0-9_-]{1,128}$/.test(id);
-}
-
-/** Windows has no owner uid or permission bits in a stat (Node reports 0o666 for every file), no O_NOFOLLOW
- * and no O_NONBLOCK, and refuses to replace or recreate a file another process still has open. */
-const WINDOWS = process.platform === 'win32';
-const NOFOLLOW_READ = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const EXCLUSIVE_CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
 export class StateStore {
@@ -131,7 +100,7 @@ export class StateStore {
   }
 
   private sessionFile(sessionId: string): string | undefined {
-    return typeof sessionId === 'string' && isSafeSessionId(sessionId) ? join(this.dir, `${sessionId}.json`) : undefined;
+    return sessionFileIn(this.dir, sessionId);
   }
 
   /** The directory must be ours: a real directory (not a link), owned by this user, writable by no one else.
@@ -211,18 +180,12 @@ export class StateStore {
 /** A file we wrote: a regular file (never through a link), ours, not oversized; anything else reads as empty
  * and is replaced by the next write. */
 function load<T>(file: string, kind: Kind<T>): T {
+  const text = readOwnFile(file, kind.maxBytes);
+  if (text === undefined) return kind.empty();
   try {
-    if (WINDOWS && lstatSync(file).isSymbolicLink()) return kind.empty(); // no O_NOFOLLOW there
-    const fd = openSync(file, NOFOLLOW_READ);
-    try {
-      const st = fstatSync(fd);
-      if (!st.isFile() || !ownedByMe(st.uid) || st.size > kind.maxBytes) return kind.empty();
-      return kind.normalize(JSON.parse(readFileSync(fd, 'utf8')));
-    } finally {
-      closeSync(fd);
-    }
+    return kind.normalize(JSON.parse(text));
   } catch {
-    return kind.empty(); // missing, corrupt or hostile: start over rather than fail the Read
+    return kind.empty(); // corrupt or hostile: start over rather than fail the Read
   }
 }
 
@@ -319,9 +282,6 @@ function retryWhileBusy(op: () => void, deadline: number): void {
   }
 }
 
-function ownedByMe(uid: number): boolean {
-  return typeof process.getuid !== 'function' || uid === process.getuid();
-}
 
 function exists(file: string): boolean {
   try {

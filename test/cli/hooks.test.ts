@@ -433,6 +433,23 @@ describe('post after a refusal', () => {
       .toBeLessThan(fresh.json.hookSpecificOutput.updatedInput.limit / 2);
   });
 
+  it('a file under the never-counted floor at the default cap runs as asked, until a refusal reports a cap of 10,000', () => {
+    // 20,000 bytes: no window of it is counted at 25,000 (the small bundle answers alone), any may be at 10,000.
+    const file = join(dir, 'digits.csv');
+    writeFileSync(file, '1,2,3,4,5,6,7,8,9,0\n'.repeat(1000));
+    const s = 'sess-floor';
+    const ask = { file_path: file, offset: 1, limit: 1000 };
+    expect(runHook('pre', preEvent(s, 'f1', ask), env).stdout).toBe('');
+    const refusal = 'File content (14000 tokens) exceeds maximum allowed tokens (10000).';
+    const note = runHook('post', failureEvent(s, 'f1', ask, refusal), env).json.hookSpecificOutput.additionalContext;
+    expect(note).toContain('over its cap of 10000');
+    const advised = Number(/offset=1 limit=(\d+)/.exec(note)?.[1]);
+    expect(advised).toBeGreaterThan(500);
+    expect(advised).toBeLessThan(1000 * 10_000 / 14_000);
+    // The next Read of it is clamped to what fits at 10,000, as the note advised.
+    expect(runHook('pre', preEvent(s, 'f2', ask), env).json.hookSpecificOutput.updatedInput.limit).toBe(advised);
+  });
+
   it('after a refusal, text the estimate finds a little sparser is held to the refused window\'s characters per token', () => {
     const file = join(dir, 'thinning.txt');
     const s = 'sess-thinning';

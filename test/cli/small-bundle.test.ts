@@ -14,6 +14,10 @@ const bundle = join(dir, 'dist');
 const mark = join(dir, 'main-loaded');
 const small = join(dir, 'lines.txt');
 const big = join(dir, 'big.txt');
+const state = join(dir, 'state');
+// 20 KB: under the never-counted floor at the default cap (25,000 characters), over it at 10,000.
+const mid = join(dir, 'mid.ts');
+const midJson = join(dir, 'mid.json');
 {
   mkdirSync(bundle);
   copyFileSync(resolve(__dirname, '../../dist/cli.cjs'), join(bundle, 'cli.cjs'));
@@ -21,11 +25,17 @@ const big = join(dir, 'big.txt');
   writeFileSync(small, Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join('\n'));
   writeFileSync(big, 'word '.repeat(40_000));
   for (const name of ['shot.png', 'doc.PDF', 'nb.ipynb']) writeFileSync(join(dir, name), 'word '.repeat(40_000));
+  writeFileSync(mid, 'export const x = 1;\n'.repeat(1000));
+  writeFileSync(midJson, `[${'1,'.repeat(9_999)}1]`);
+  mkdirSync(state);
 }
 beforeEach(() => rmSync(mark, { force: true }));
 
-function loadsMain(hook: 'pre' | 'post', event: unknown): boolean {
-  const { READ_CEILING_PAGER_TRACE: _t, READ_CEILING_PAGER_GATES: _g, ...env } = process.env;
+function loadsMain(hook: 'pre' | 'post', event: unknown, extra: NodeJS.ProcessEnv = {}): boolean {
+  const {
+    READ_CEILING_PAGER_TRACE: _t, READ_CEILING_PAGER_GATES: _g, CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS: _c, ...rest
+  } = process.env;
+  const env = { ...rest, READ_CEILING_PAGER_STATE_DIR: state, ...extra };
   const r = spawnSync(process.execPath, [join(bundle, 'cli.cjs'), hook], { input: JSON.stringify(event), env, encoding: 'utf8' });
   expect(r.status).toBe(0);
   expect(r.stdout).toBe('');
@@ -60,5 +70,50 @@ describe('the small bundle alone', () => {
       expect([name, loadsMain('pre', preEvent('s', 'n1', input, dir))]).toEqual([name, false]);
       expect([name, loadsMain('post', failureEvent('s', 'n2', input, refused, dir))]).toEqual([name, name === 'nb.ipynb']);
     }
+  });
+});
+
+describe('a file under the never-counted floor at the cap the session is known to run at', () => {
+  const window = { file_path: mid, offset: 1, limit: 2000 };
+  const whole = { file_path: mid };
+
+  it('at the default cap, in a session with no state file: alone, pre and post, a window or the whole file', () => {
+    expect(loadsMain('pre', preEvent('fresh', 'm1', window, dir))).toBe(false);
+    expect(loadsMain('pre', preEvent('fresh', 'm2', whole, dir))).toBe(false);
+    expect(loadsMain('post', postEvent('fresh', 'm3', whole, engineRead(mid, undefined, undefined), dir))).toBe(false);
+    expect(loadsMain('post', postEvent('fresh', 'm4', window, engineRead(mid, 1, 2000), dir))).toBe(false);
+  });
+
+  it('but a refusal or a partial page of it, which says the session runs at a smaller cap: the whole hook explains it '
+    + 'and learns that cap', () => {
+    const refused = 'File content (10400 tokens) exceeds maximum allowed tokens (10000).';
+    expect(loadsMain('post', failureEvent('fresh', 'm9', window, refused, dir))).toBe(true);
+    const page = engineRead(mid, undefined, undefined);
+    const partial = { ...page, file: { ...page.file, numLines: 900, truncatedByTokenCap: true } };
+    expect(loadsMain('post', postEvent('fresh', 'm10', whole, partial, dir))).toBe(true);
+  });
+
+  it('alone too in a session whose state file holds no cap, or cannot be read as the store reads it', () => {
+    writeFileSync(join(state, 'plain.json'), JSON.stringify({ plans: {}, files: {} }));
+    expect(loadsMain('pre', preEvent('plain', 'm11', window, dir))).toBe(false);
+    writeFileSync(join(state, 'broken.json'), '{"cap": 100');
+    expect(loadsMain('pre', preEvent('broken', 'm12', window, dir))).toBe(false);
+    if (process.platform !== 'win32') {
+      // A FIFO in place of the state file: read without waiting, and holding nothing.
+      spawnSync('mkfifo', [join(state, 'fifo.json')]);
+      expect(loadsMain('pre', preEvent('fifo', 'm13', window, dir))).toBe(false);
+    }
+  });
+
+  it('but not in a session a refusal taught a cap of 10,000 (kept in its state file), nor at 10,000 by the '
+    + 'environment, nor for JSON (whose floor is half the cap)', () => {
+    writeFileSync(join(state, 'known.json'), JSON.stringify({ plans: {}, files: {}, cap: 10_000 }));
+    expect(loadsMain('pre', preEvent('known', 'm5', window, dir))).toBe(true);
+    expect(loadsMain('post', postEvent('known', 'm14', whole, engineRead(mid, undefined, undefined), dir))).toBe(true);
+    expect(loadsMain('pre', preEvent('fresh', 'm6', window, dir), { CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS: '10000' }))
+      .toBe(true);
+    expect(loadsMain('pre', preEvent('fresh', 'm7', { file_path: midJson, offset: 1, limit: 2000 }, dir))).toBe(true);
+    // A session id that cannot name a state file: the smallest known cap.
+    expect(loadsMain('pre', preEvent('../x', 'm8', window, dir))).toBe(true);
   });
 });
