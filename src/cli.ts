@@ -1,5 +1,6 @@
 // Entry point, and the whole of the small bundle every Read pays to load (dist/cli.cjs): a hook reads its input here,
-// and a Read of a file too small for any window of it to be refused is answered (with silence) after one stat. The
+// and a Read of a file too small for any window of it to be refused is answered (with silence) after one stat (and,
+// for a file over the floor at the smallest cap but not at the default, a read of the cap the session knows). The
 // rest of the hooks are dist/main.cjs, loaded only when needed; the opt-in gates dist/gates.cjs, loaded only when a
 // gate is on; the commands and commander dist/commands.cjs, loaded only for a command.
 import { fstatSync } from 'node:fs';

@@ -1,5 +1,6 @@
 // The commonest Read of all, of a file too small for any window of it to be refused, answered from the raw input
-// with one stat: in the small bundle (dist/cli.cjs), before the rest of the pager is loaded.
+// with one stat (and, between the floors of the smallest and the default cap, a read of the session's cap): in the
+// small bundle (dist/cli.cjs), before the rest of the pager is loaded.
 import type { Stats } from 'node:fs';
 import { neverCountedChars, resolveCap } from '../estimate/cap.js';
 import { readOwnFile, sessionFileIn, SESSION_FILE_MAX_BYTES, stateDir } from '../state/dir.js';

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { emptyMemory, MEMORY_FILE_MAX_BYTES, normalizeMemory, type Memory } from './memory.js';
 import { emptyState, normalizeState, serializeWithin, type SessionState } from './session.js';
 import { GROUP_COUNT } from '../estimate/groups.js';
-
 import { NOFOLLOW_READ, ownedByMe, readOwnFile, sessionFileIn, SESSION_FILE_MAX_BYTES, WINDOWS } from './dir.js';
 
 export { isSafeSessionId, SESSION_FILE_MAX_BYTES, STATE_DIR_ENV, stateDir } from './dir.js';
@@ -281,7 +280,6 @@ function retryWhileBusy(op: () => void, deadline: number): void {
     }
   }
 }
-
 
 function exists(file: string): boolean {
   try {
