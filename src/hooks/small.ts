@@ -23,10 +23,11 @@ export function fileAtRisk(
 ): { path: string; stat: Stats } | undefined {
   const file = regularFile(filePath, cwd);
   if (!file) return undefined;
-  // Under the floor at the smallest cap: no need to read what the session knows.
-  const smallest = neverCountedChars(Math.min(resolveCap(env).cap, SMALLEST_KNOWN_CAP), file.path);
-  if (file.stat.size <= smallest) return undefined;
-  if (session === undefined) return file;
+  // The session's file is read only between the floors at the smallest cap and at the environment's or the default:
+  // under the first no cap puts the file at risk, over the second the rest of the hooks read that file anyway.
+  const { cap } = resolveCap(env);
+  if (file.stat.size <= neverCountedChars(Math.min(cap, SMALLEST_KNOWN_CAP), file.path)) return undefined;
+  if (session === undefined || file.stat.size > neverCountedChars(cap, file.path)) return file;
   return file.stat.size > neverCountedChars(sessionCap(env, session), file.path) ? file : undefined;
 }
 
