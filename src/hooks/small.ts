@@ -3,7 +3,7 @@
 // small bundle (dist/cli.cjs), before the rest of the pager is loaded.
 import type { Stats } from 'node:fs';
 import { neverCountedChars, resolveCap } from '../estimate/cap.js';
-import { readOwnFile, sessionFileIn, SESSION_FILE_MAX_BYTES, stateDir } from '../state/dir.js';
+import { isPrivateDir, readOwnFile, sessionFileIn, SESSION_FILE_MAX_BYTES, stateDir } from '../state/dir.js';
 import { regularFile } from './context.js';
 import { notLines } from './request.js';
 
@@ -32,10 +32,11 @@ export function fileAtRisk(
 }
 
 /** The cap `pre` and `post` would resolve for this session: the one a refusal taught it, kept in its state file, else
- * the environment's or the default. The file is read as the store reads it (ours, no link, bounded); one that cannot
- * be read holds no cap for the store either. */
+ * the environment's or the default. The file is read as the store reads it (in a private directory of ours, our own
+ * file, no link, bounded); one that cannot be read so holds no cap for the store either. */
 function sessionCap(env: NodeJS.ProcessEnv, session: string): number {
-  const file = sessionFileIn(stateDir(env), session);
+  const dir = stateDir(env);
+  const file = isPrivateDir(dir) ? sessionFileIn(dir, session) : undefined;
   const text = file === undefined ? undefined : readOwnFile(file, SESSION_FILE_MAX_BYTES);
   let learned: unknown;
   try {

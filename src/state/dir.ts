@@ -17,6 +17,17 @@ export function ownedByMe(uid: number): boolean {
   return typeof process.getuid !== 'function' || uid === process.getuid();
 }
 
+/** The directory must be ours: a real directory (not a link), owned by this user, writable by no one else.
+ * On Windows only the first can be seen (ownership and access live in ACLs, which Node does not read). */
+export function isPrivateDir(dir: string): boolean {
+  try {
+    const st = lstatSync(dir);
+    return st.isDirectory() && (WINDOWS || (ownedByMe(st.uid) && (st.mode & 0o022) === 0));
+  } catch {
+    return false;
+  }
+}
+
 /** The text of a state file we wrote: a regular file (never through a link), ours, at most `maxBytes`. Undefined
  * for anything else: missing, a link, a FIFO, someone else's, oversized or unreadable. */
 export function readOwnFile(file: string, maxBytes: number): string | undefined {

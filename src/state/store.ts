@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { emptyMemory, MEMORY_FILE_MAX_BYTES, normalizeMemory, type Memory } from './memory.js';
 import { emptyState, normalizeState, serializeWithin, type SessionState } from './session.js';
 import { GROUP_COUNT } from '../estimate/groups.js';
-import { NOFOLLOW_READ, ownedByMe, readOwnFile, sessionFileIn, SESSION_FILE_MAX_BYTES, WINDOWS } from './dir.js';
+import { isPrivateDir, NOFOLLOW_READ, readOwnFile, sessionFileIn, SESSION_FILE_MAX_BYTES, WINDOWS } from './dir.js';
 
 export { isSafeSessionId, SESSION_FILE_MAX_BYTES, STATE_DIR_ENV, stateDir } from './dir.js';
 
@@ -102,15 +102,8 @@ export class StateStore {
     return sessionFileIn(this.dir, sessionId);
   }
 
-  /** The directory must be ours: a real directory (not a link), owned by this user, writable by no one else.
-   * On Windows only the first can be seen (ownership and access live in ACLs, which Node does not read). */
   private isPrivateDir(): boolean {
-    try {
-      const st = lstatSync(this.dir);
-      return st.isDirectory() && (WINDOWS || (ownedByMe(st.uid) && (st.mode & 0o022) === 0));
-    } catch {
-      return false;
-    }
+    return isPrivateDir(this.dir);
   }
 
   private ensureDir(): boolean {

@@ -2,7 +2,7 @@
 // and loads the rest of the pager (dist/main.cjs) only when there may be something to say. Run here beside a
 // stand-in main.cjs that leaves a mark when it is loaded.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -102,6 +102,12 @@ describe('a file under the never-counted floor at the cap the session is known t
       // A FIFO in place of the state file: read without waiting, and holding nothing.
       spawnSync('mkfifo', [join(state, 'fifo.json')]);
       expect(loadsMain('pre', preEvent('fifo', 'm13', window, dir))).toBe(false);
+      // A directory others may write to: the store believes nothing in it, and neither does the small bundle.
+      const shared = join(dir, 'shared-state');
+      mkdirSync(shared);
+      chmodSync(shared, 0o777);
+      writeFileSync(join(shared, 'known.json'), JSON.stringify({ plans: {}, files: {}, cap: 10_000 }));
+      expect(loadsMain('pre', preEvent('known', 'm15', window, dir), { READ_CEILING_PAGER_STATE_DIR: shared })).toBe(false);
     }
   });
 
