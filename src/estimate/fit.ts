@@ -23,6 +23,8 @@ export interface Budget {
   /** The shares of the estimate by token group of the window a usage taught `ratio` by: the margin then follows how
    * far a window's text differs from it (`safetyForChange`; read by hooks/measure.ts's fitWindow, not by the fit). */
   similar?: readonly number[];
+  /** The largest of the density's last steps over text alike (`safetyForChange`), when it took enough of them. */
+  calm?: number;
   /** The engine counts by length, this many UTF-16 units a token (`countedByLength`): a window fits exactly when
    * its rounded length over this is within the cap, and nothing else decides. */
   charsPerCount?: number;

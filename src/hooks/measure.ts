@@ -4,11 +4,11 @@ import { lengthDivisor, neverCountedChars } from '../estimate/cap.js';
 import { WindowFit, type Budget, type FitResult } from '../estimate/fit.js';
 import { sharesOf, shareDistance } from '../estimate/groups.js';
 import {
+  CALM_STEPS,
   FOLLOW_SAFETY,
   HOPEFUL_RATIO,
   LEARNED_SAFETY,
   PRIOR_SAFETY,
-  SAME_TEXT_SAFETY,
   safetyForChange,
   type Weights,
 } from '../estimate/weights.js';
@@ -53,6 +53,8 @@ export interface Sizing {
   /** The shares by token group of the window whose usage taught `ratio` (fit.ts): the margin follows how far a
    * window's text differs from that window's. */
   similar?: readonly number[];
+  /** The largest of the density's last steps over text alike, when it took `CALM_STEPS` of them (weights.ts). */
+  calm?: number;
   /** The engine counts by length (estimate/cap.ts, `countedByLength`): every window is sized exactly, by it. */
   byLength?: true;
 }
@@ -90,7 +92,7 @@ export const HOPEFUL_SIZING: Sizing = { ...PRIOR_SIZING, ratio: HOPEFUL_RATIO, s
  * fits, is named whole. Clamped, it would leave a tail of a few lines for a round of its own (two rounds for sure);
  * named whole, it takes one, or three if refused, and it is refused less than half the time. */
 export function sizingFor(
-  learned: Pick<Learned, 'ratio' | 'noFloor' | 'refused' | 'charsPerToken' | 'shares'> | undefined,
+  learned: Pick<Learned, 'ratio' | 'noFloor' | 'refused' | 'charsPerToken' | 'shares' | 'steps'> | undefined,
   followOn = false,
   prior?: ModelPrior,
 ): Sizing {
@@ -103,6 +105,9 @@ export function sizingFor(
       gambleOnRest: followOn && learned.refused !== true,
       ...(learned.charsPerToken ? { charsPerToken: learned.charsPerToken } : {}),
       ...(learned.shares && learned.refused !== true ? { similar: learned.shares } : {}),
+      ...(learned.shares && learned.steps && learned.steps.length >= CALM_STEPS
+        ? { calm: Math.max(...learned.steps) }
+        : {}),
     };
   }
   const base = prior ? { ...PRIOR_SIZING, weights: prior.sizingWeights } : PRIOR_SIZING;
@@ -192,6 +197,7 @@ export function budgetFor(path: string, cap: number, sizing: Sizing, maxLines: n
   if (sizing.weights) budget.weights = sizing.weights;
   if (sizing.charsPerToken) budget.charsPerToken = sizing.charsPerToken;
   if (sizing.similar) budget.similar = sizing.similar;
+  if (sizing.calm !== undefined) budget.calm = sizing.calm;
   if (sizing.byLength) budget.charsPerCount = lengthDivisor(path);
   return budget;
 }
@@ -202,10 +208,10 @@ export function budgetFor(path: string, cap: number, sizing: Sizing, maxLines: n
 export function fitWindow(path: string, first: number, budget: Budget, deadline: number): Measured {
   const similar = budget.similar;
   if (!similar) return fitOnce(path, first, budget, deadline);
-  let safety = Math.min(budget.safety, SAME_TEXT_SAFETY);
+  let safety = Math.min(budget.safety, safetyForChange(0, budget.calm));
   for (;;) {
     const fit = fitOnce(path, first, { ...budget, safety }, deadline);
-    const needs = safetyForChange(shareDistance(sharesOf(fit.groups), similar));
+    const needs = safetyForChange(shareDistance(sharesOf(fit.groups), similar), budget.calm);
     if (fit.scan.timedOut || fit.lines === 0 || needs <= safety) return fit;
     safety = needs;
   }

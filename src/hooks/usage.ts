@@ -2,6 +2,8 @@
 // `post` keeps each window that came back whole, the file's next hook, `pre` or `post`, reads what that window's
 // result added to the model's next request), and a partial page's banner (the engine's count of the whole file).
 import { countedByLength } from '../estimate/cap.js';
+import { shareDistance } from '../estimate/groups.js';
+import { CALM_STEPS, SAME_TEXT_DISTANCE } from '../estimate/weights.js';
 import { withFile } from '../state/memory.js';
 import {
   learnedFor,
@@ -68,11 +70,14 @@ function learnFromUsage(
   const usage = usageRatio(path, seen, result.tokens, ctx.deadline);
   // A window of a few long lines (minified code, each line a module of its own) says little of the next one's text:
   // its density is kept like a count's, with the plain margin, and not taught again by each window.
+  const shares = usage && seen.lines >= SAME_TEXT_MIN_LINES ? usage.shares : undefined;
+  const steps = usage && densitySteps(before, usage.ratio, shares);
   const learned: Learned | undefined = usage && {
     size,
     mtimeMs,
     ratio: usage.ratio,
-    ...(seen.lines >= SAME_TEXT_MIN_LINES ? { shares: usage.shares } : {}),
+    ...(shares ? { shares } : {}),
+    ...(steps ? { steps } : {}),
     at: ctx.now,
   };
   ctx.store.update(event.session_id, (s) => {
@@ -84,7 +89,7 @@ function learnFromUsage(
   // refusals and calls under the old Claude tokenizer). With the plain margin: a later session's first window of
   // the file is never a gamble.
   if (learned && !before) {
-    const { shares: _local, ...kept } = learned;
+    const { shares: _local, steps: _alsoLocal, ...kept } = learned;
     ctx.store.updateMemory((m) => withFile(m, path, kept));
   }
   return learned;
@@ -92,6 +97,20 @@ function learnFromUsage(
 
 /** The fewest lines of a window whose usage sizes the next by how alike their text is (`safetyForChange`). */
 const SAME_TEXT_MIN_LINES = 100;
+
+/** The density's steps over text alike once a window of density `ratio` and shares `shares` follows the window that
+ * taught `before`: the new step added when the two windows' text is alike; none when it is not, or when either
+ * window holds no shares (a file whose text changed has not held still). Pure. */
+export function densitySteps(
+  before: Pick<Learned, 'ratio' | 'shares' | 'steps'> | undefined,
+  ratio: number,
+  shares: readonly number[] | undefined,
+): number[] | undefined {
+  if (!before?.shares || !shares || shareDistance(before.shares, shares) >= SAME_TEXT_DISTANCE) return undefined;
+  // Rounded: kept in the session file, where a few digits do.
+  const step = Math.round(Math.abs(Math.log(ratio / before.ratio)) * 1e5) / 1e5;
+  return [...(before.steps ?? []), step].slice(-CALM_STEPS);
+}
 
 /** The engine's count of the whole file, from the banner of its partial page, once it is in the transcript: learned
  * like a refusal's count (this session and later ones), once; and whether that count was the file's length's. */

@@ -1,5 +1,6 @@
 // What one session remembers, and the pure rules that keep it small.
 import { GROUP_COUNT } from '../estimate/groups.js';
+import { CALM_STEPS } from '../estimate/weights.js';
 import { allFinite, isFiniteNumber, isModelName, isRecord, ownValue, setOwn } from './record.js';
 
 /** What `pre` did to one Read, for `post` to explain. Keyed by tool_use_id. */
@@ -42,6 +43,10 @@ export interface Learned {
   /** Taught by the usage of a window: that window's shares of the estimate by token group (GROUP_COUNT numbers). The
    * next window's usage teaches the file again; a count of the engine's own (a refusal, a banner) is kept instead. */
   shares?: number[];
+  /** Taught by the usage of windows of text alike, one after another: the density's last steps from one window to
+   * the next (|ln| of their ratio), newest last, at most `CALM_STEPS` (weights.ts): a file that held still gets a
+   * narrower margin. */
+  steps?: number[];
   at: number;
 }
 
@@ -259,7 +264,9 @@ export function isLearned(l: unknown): l is Learned {
     (l.shares === undefined ||
       (Array.isArray(l.shares) &&
         l.shares.length === GROUP_COUNT &&
-        l.shares.every((x) => isFiniteNumber(x) && x >= 0 && x <= 1)))
+        l.shares.every((x) => isFiniteNumber(x) && x >= 0 && x <= 1))) &&
+    (l.steps === undefined ||
+      (Array.isArray(l.steps) && l.steps.length <= CALM_STEPS && l.steps.every((x) => isFiniteNumber(x) && x >= 0)))
   );
 }
 

@@ -24,10 +24,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const SYSTEM = 20_000;
 const WRITTEN = 50;
 
-/** One model reading a file through the hooks, following each note; the API's usage counts each result at
- * `charsPerToken` ('constant': the usage of a stand-in that counts nothing; 'none': no usage recorded; a function:
- * by the window's first line). With `refuses`, the engine counts each window at `charsPerToken` too, and refuses
- * one over the cap. */
+/** One model reading a file through the hooks, following each note; the API's usage counts each result, and the
+ * note that joins it, at `charsPerToken` ('constant': the usage of a stand-in that counts nothing; 'none': no usage
+ * recorded; a function: by the window's first line). With `refuses`, the engine counts each window at
+ * `charsPerToken` too, and refuses one over the cap. */
 function reading(
   name: string,
   charsPerToken: number | 'constant' | 'none' | ((first: number) => number),
@@ -62,8 +62,10 @@ function reading(
     const post = runHook('post', { ...event, transcript_path: transcript }, env);
     appendFileSync(transcript, `${JSON.stringify({ type: 'user', message: { role: 'user',
       content: [{ type: 'tool_result', tool_use_id: id, content: result }] } })}\n`);
-    if (typeof density === 'number') input += WRITTEN + Math.ceil(result.length / density);
     const note: string = post.json?.hookSpecificOutput?.additionalContext ?? '';
+    // The note joins the result in the next request, with the engine's words before it (docs/ENGINE.md 7.4).
+    const joined = note ? `PostToolUse:Read hook additional context: ${note}` : '';
+    if (typeof density === 'number') input += WRITTEN + Math.ceil((result.length + joined.length) / density);
     const named = [...note.matchAll(/offset=(\d+) limit=(\d+)/g)].map((m) => ({
       offset: Number(m[1]),
       limit: Number(m[2]),
@@ -142,6 +144,29 @@ describe('the usage of the request that carried a result teaches the file\'s den
     expect(plain.first.note).toContain('the most that fits');
     expect(plain.second.clampedTo).toBeUndefined();
     expect(plain.second.lines).toBe(plain.first.next!.limit);
+  });
+});
+
+describe('a file whose density holds still from one window to the next (homogeneous data)', () => {
+  it('after two steps over text alike, the windows take a narrower margin: more lines, still under the cap', () => {
+    const rows = join(dir, 'rows.csv');
+    // Records of one shape, each line starting with a letter, read from line 1001: the harness counts a result's
+    // line numbers at the text's rate, which real tokenizers come near only for numbers of four digits or more
+    // before a letter.
+    const record = (i: number) => `station${i % 89},${(i * 7919) % 100_000},${(i % 13) * 1.5},clear skies and light wind`;
+    writeFileSync(rows, Array.from({ length: 60_000 }, (_, i) => record(i)).join('\n'));
+    const read = reading('calm', 2.5, { path: rows, refuses: true });
+    const windows = [read({ offset: 1001, limit: 59_000 })];
+    while (windows.length < 6) windows.push(read(windows.at(-1)!.next!));
+    // The second and third windows are sized by the last window's count with the margin for text alike; from the
+    // fourth on, by the two steps the density took (none, but for the notes that joined each result) as well.
+    const [, , third, fourth, fifth] = windows;
+    expect(fourth!.lines).toBeGreaterThan(third!.lines * 1.012);
+    expect(fifth!.lines).toBeGreaterThan(third!.lines * 1.012);
+    // Each holds what the model counts as under the cap, and the windows follow one another.
+    for (const w of windows) expect(w.refused).toBe(false);
+    for (let i = 1; i < windows.length; i++)
+      expect(windows[i]!.first).toBe(windows[i - 1]!.first + windows[i - 1]!.lines);
   });
 });
 

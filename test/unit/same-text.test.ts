@@ -6,11 +6,14 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GROUP_COUNT, shareDistance, sharesOf } from '../../src/estimate/groups';
 import {
+  CALM_SAFETY_MIN,
+  CALM_STEPS,
   CHANGED_TEXT_SAFETY,
   LEARNED_SAFETY,
   SAME_TEXT_SAFETY,
   safetyForChange,
 } from '../../src/estimate/weights';
+import { densitySteps } from '../../src/hooks/usage';
 import { budgetFor, fitWindow, fitsAtPoint, measureWindow, sizingFor } from '../../src/hooks/measure';
 import { isLearned } from '../../src/state/session';
 import { prose } from '../helpers/text';
@@ -26,6 +29,16 @@ describe('safetyForChange and shareDistance', () => {
     expect(safetyForChange(0.5)).toBe(CHANGED_TEXT_SAFETY);
     expect(SAME_TEXT_SAFETY).toBeLessThan(LEARNED_SAFETY);
     expect(CHANGED_TEXT_SAFETY).toBeGreaterThan(LEARNED_SAFETY);
+  });
+
+  it('a file whose density held still over text alike gets a narrower margin for text alike, and only for it', () => {
+    // Twice the largest step, between the floor and the margin for text alike.
+    expect(safetyForChange(0, 0.001)).toBe(CALM_SAFETY_MIN);
+    expect(safetyForChange(0, 0.008)).toBeCloseTo(1.016, 12);
+    expect(safetyForChange(0, 0.05)).toBe(SAME_TEXT_SAFETY);
+    // Text that changed is not sized by how still the file held before it.
+    expect(safetyForChange(0.02, 0.001)).toBe(LEARNED_SAFETY);
+    expect(safetyForChange(0.5, 0.001)).toBe(CHANGED_TEXT_SAFETY);
   });
 
   it('shares add up to 1, and the distance runs from 0 (alike) to 2 (no group in common)', () => {
@@ -80,6 +93,53 @@ describe('fitWindow with a density the usage taught', () => {
   });
 });
 
+describe('densitySteps: how far the density moved from one window of text alike to the next', () => {
+  const alike = sharesOf([30, 10, 0, 0, 0, 0]);
+  const unlike = sharesOf([0, 0, 5, 0, 0, 0]);
+  it('adds each step over text alike, newest last, and keeps the last CALM_STEPS', () => {
+    const one = densitySteps({ ratio: 1, shares: alike }, 1.01, alike);
+    expect(one).toHaveLength(1);
+    expect(one?.[0]).toBeCloseTo(Math.log(1.01), 5);
+    const two = densitySteps({ ratio: 1.01, shares: alike, steps: one }, 1.01 / 1.002, alike);
+    expect(two).toHaveLength(2);
+    expect(two?.[1]).toBeCloseTo(Math.log(1.002), 5);
+    const three = densitySteps({ ratio: 1, shares: alike, steps: two }, 1.003, alike);
+    expect(three).toHaveLength(CALM_STEPS);
+    expect(three?.[CALM_STEPS - 1]).toBeCloseTo(Math.log(1.003), 5);
+  });
+  it('starts over when the text changed, or when either window held no shares (too few lines to tell)', () => {
+    const steps = [0.001, 0.001];
+    expect(densitySteps({ ratio: 1, shares: alike, steps }, 1, unlike)).toBeUndefined();
+    expect(densitySteps({ ratio: 1, steps }, 1, alike)).toBeUndefined();
+    expect(densitySteps({ ratio: 1, shares: alike, steps }, 1, undefined)).toBeUndefined();
+    expect(densitySteps(undefined, 1, alike)).toBeUndefined();
+  });
+});
+
+describe('fitWindow for a file that held still', () => {
+  // Rows of one CSV shape: alike from window to window.
+  const path = join(dir, 'rows.csv');
+  writeFileSync(path, Array.from({ length: 40_000 }, (_, i) => `${i},${(i * 7919) % 100_000},row ${i % 97},${(i % 13) * 1.5}`).join('\n'));
+  const shares = sharesOf(measureWindow(path, 1, 2000, soon()).groups);
+  const fit = (steps?: number[]) => {
+    const sizing = sizingFor({ ratio: 1, shares, ...(steps ? { steps } : {}) }, true);
+    return fitWindow(path, 2001, budgetFor(path, 25_000, sizing, 100_000), soon());
+  };
+
+  it('after CALM_STEPS small steps, a window of the same text is sized with the narrower margin: more lines', () => {
+    const calm = fit([0.006, 0.007]);
+    const usual = fit();
+    expect(calm.safeTokens / calm.pointTokens).toBeCloseTo(1.014, 12);
+    expect(calm.lines).toBeGreaterThan(usual.lines);
+    expect(usual.safeTokens / usual.pointTokens).toBeCloseTo(SAME_TEXT_SAFETY, 12);
+  });
+
+  it('one step is not enough to call a file calm, and a large step keeps the usual margin', () => {
+    expect(fit([0.001]).lines).toBe(fit().lines);
+    expect(fit([0.001, 0.02]).lines).toBe(fit().lines);
+  });
+});
+
 describe('isLearned: shares read back from a file anyone could have damaged', () => {
   const base = { size: 1, mtimeMs: 1, ratio: 1, at: 1 };
   it('keeps one share per token group, each between 0 and 1', () => {
@@ -91,5 +151,12 @@ describe('isLearned: shares read back from a file anyone could have damaged', ()
     expect(isLearned({ ...base, shares: new Array(GROUP_COUNT).fill('0.1') })).toBe(false);
     expect(isLearned({ ...base, shares: new Array(GROUP_COUNT).fill(2) })).toBe(false);
     expect(isLearned({ ...base, shares: { length: GROUP_COUNT } })).toBe(false);
+  });
+  it('keeps at most CALM_STEPS steps, each a finite number of 0 or more', () => {
+    expect(isLearned({ ...base, steps: [0.001, 0] })).toBe(true);
+    expect(isLearned({ ...base, steps: new Array(CALM_STEPS + 1).fill(0) })).toBe(false);
+    expect(isLearned({ ...base, steps: [-0.1] })).toBe(false);
+    expect(isLearned({ ...base, steps: ['0.1'] })).toBe(false);
+    expect(isLearned({ ...base, steps: 0.1 })).toBe(false);
   });
 });
