@@ -77,7 +77,7 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   const { size, mtimeMs } = file.stat;
   const reading = readingOf(stored, file.path, size, mtimeMs);
   // What the transcript has told since the file's last hook: a partial page's banner, or the last window's usage.
-  const told = learnFromTranscript(event, file.path, size, mtimeMs, stored, ctx);
+  const told = learnFromTranscript(event, file.path, size, mtimeMs, stored, ctx, true);
   const { learned: fromUsage, bannerPending } = told;
   const state = told.countsByLength === undefined ? stored : withCountsByLength(stored, told.countsByLength);
   // The window a note of ours named runs as named: it was sized to fit when the note was written, unless the

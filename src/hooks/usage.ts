@@ -21,7 +21,7 @@ import {
 } from '../state/session.js';
 import type { HookContext } from './context.js';
 import { measureWindow, remember, usageRatio } from './measure.js';
-import { bannerCount, resultTokens } from './transcript.js';
+import { bannerCount, modelCall, resultTokens } from './transcript.js';
 
 /** What the learning steps read of a hook's event. */
 type TranscriptEvent = { session_id: string; transcript_path?: string | undefined; tool_use_id: string };
@@ -29,7 +29,9 @@ type TranscriptEvent = { session_id: string; transcript_path?: string | undefine
 /** What the transcript has told about a file since its last hook, which neither `post` of that hook's Read nor
  * anything before could read: the engine's count of the whole file from a partial page's banner, else the model's
  * count of the last window that came back (its usage). `bannerPending` names a partial page whose banner is not
- * written yet (the engine writes records asynchronously): the file's density is then unknown. */
+ * written yet (the engine writes records asynchronously): the file's density is then unknown. With `waitForCall`
+ * (`pre`), when something is to be learned and the record of the reply that made this very call is not written
+ * yet, it waits up to `CALL_RECORD_WAIT_MS` for it: that record holds the usage of the last window's result. */
 export function learnFromTranscript(
   event: TranscriptEvent,
   path: string,
@@ -37,14 +39,35 @@ export function learnFromTranscript(
   mtimeMs: number,
   state: SessionState,
   ctx: HookContext,
+  waitForCall = false,
 ): { learned: Learned | undefined; bannerPending: string | undefined; countsByLength?: boolean } {
   const reading = readingOf(state, path, size, mtimeMs);
+  // The call whose result is to be learned from: a partial page's, or the last window's.
+  const earlier = reading?.partialOf ?? seenOf(state, path, size, mtimeMs)?.id;
+  if (waitForCall && earlier !== undefined) awaitCallRecord(event.transcript_path, event.tool_use_id, earlier);
   const fromBanner = reading?.partialOf !== undefined ? learnFromBanner(event, path, reading, ctx) : undefined;
   return {
     learned: fromBanner?.learned ?? learnFromUsage(event, path, size, mtimeMs, state, ctx),
     bannerPending: fromBanner ? undefined : reading?.partialOf,
     ...(fromBanner ? { countsByLength: fromBanner.byLength } : {}),
   };
+}
+
+/** How long `pre` waits, at most, for the record of the reply that made its call. On the real engine (2.1.332) the
+ * hook often starts a few milliseconds before that record is on disk: the second window of a reading was then sized
+ * by the estimate, in every file of `e2e/whole-oracle.test.ts`, as if no usage had been recorded. */
+export const CALL_RECORD_WAIT_MS = 500;
+const CALL_RECORD_POLL_MS = 10;
+
+/** Returns once the transcript holds the model's call `toolUseId`, or after `CALL_RECORD_WAIT_MS`; at once when it
+ * does not hold the `earlier` call either (a transcript that is elsewhere, or not written, never will). */
+function awaitCallRecord(transcriptPath: unknown, toolUseId: string, earlier: string): void {
+  if (typeof transcriptPath !== 'string' || modelCall(transcriptPath, toolUseId) !== undefined) return;
+  if (modelCall(transcriptPath, earlier) === undefined) return;
+  const until = Date.now() + CALL_RECORD_WAIT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  do Atomics.wait(pause, 0, 0, CALL_RECORD_POLL_MS);
+  while (modelCall(transcriptPath, toolUseId) === undefined && Date.now() < until);
 }
 
 /** The density of a file whose last window came back whole and whose density no count of the engine's own has

@@ -4,7 +4,8 @@
 // window after is sized by it, and a named continuation it no longer fits is clamped before the engine refuses it.
 // So the continuation after a file's first window is named wide, for the next `pre` to trim by that count. The same
 // harness plays the engine's refusals: a refused Read of the model's starts a reading that the notes lead.
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +32,7 @@ const WRITTEN = 50;
 function reading(
   name: string,
   charsPerToken: number | 'constant' | 'none' | ((first: number) => number),
-  { path = file, refuses = false }: { path?: string; refuses?: boolean } = {},
+  { path = file, refuses = false, lateMs = 0 }: { path?: string; refuses?: boolean; lateMs?: number } = {},
 ) {
   const session = `sess-${name}`;
   const transcript = join(dir, `${name}.jsonl`);
@@ -42,13 +43,16 @@ function reading(
   return (ask: { offset?: number; limit?: number }) => {
     const id = `toolu_${name}_${++n}`;
     const toolInput = { file_path: path, ...ask };
-    appendFileSync(transcript, `${JSON.stringify({ type: 'assistant', message: {
+    const call = `${JSON.stringify({ type: 'assistant', message: {
       id: `msg_${name}_${n}`, model: 'claude-test', role: 'assistant',
       content: [{ type: 'tool_use', id, name: 'Read', input: toolInput }],
       ...(charsPerToken === 'none' ? {} : {
         usage: { input_tokens: charsPerToken === 'constant' ? 10 : input, output_tokens: WRITTEN },
       }),
-    } })}\n`);
+    } })}\n`;
+    // The engine writes the record of the reply that made a call asynchronously: with `lateMs`, after `pre` starts.
+    if (lateMs > 0 && n > 1) appendLater(transcript, call, lateMs);
+    else appendFileSync(transcript, call);
     const pre = runHook('pre', { ...preEvent(session, id, toolInput, dir), transcript_path: transcript }, env);
     const ran = pre.json?.hookSpecificOutput?.updatedInput ?? toolInput;
     const response = engineRead(path, ran.offset, ran.limit);
@@ -59,6 +63,7 @@ function reading(
       ? `File content (${counted} tokens) exceeds maximum allowed tokens (25000). Use offset and limit parameters.`
       : response.file.content.split('\n').map((l, i) => `${response.file.startLine + i}\t${l}`).join('\n');
     const event = refused ? failureEvent(session, id, ran, result, dir) : postEvent(session, id, ran, response, dir);
+    if (lateMs > 0 && n > 1) waitForText(transcript, id);
     const post = runHook('post', { ...event, transcript_path: transcript }, env);
     appendFileSync(transcript, `${JSON.stringify({ type: 'user', message: { role: 'user',
       content: [{ type: 'tool_result', tool_use_id: id, content: result }] } })}\n`);
@@ -84,6 +89,17 @@ function reading(
   };
 }
 
+/** Appends `text` to `path` from another process, `ms` from now, while this one runs a hook. */
+function appendLater(path: string, text: string, ms: number): void {
+  spawn(process.execPath, ['-e', `setTimeout(() => require('node:fs').appendFileSync(${JSON.stringify(path)}, ${
+    JSON.stringify(text)}), ${ms})`], { stdio: 'ignore' });
+}
+
+function waitForText(path: string, text: string): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let i = 0; i < 500 && !readFileSync(path, 'utf8').includes(text); i++) Atomics.wait(pause, 0, 0, 10);
+}
+
 /** Three windows: the model's own, then the two continuations the notes name. */
 function threeWindows(name: string, charsPerToken: number | 'constant' | 'none') {
   const read = reading(name, charsPerToken);
@@ -105,6 +121,15 @@ describe('the usage of the request that carried a result teaches the file\'s den
     expect(counted.third.lines).toBeGreaterThan(blind.third.lines * 1.3);
     // Nothing is lost or read twice.
     expect(counted.second.next?.offset).toBe(counted.first.next!.offset + counted.second.lines);
+  });
+
+  it('a reply\'s record written after `pre` starts (the engine writes it late): `pre` waits for it, and learns', () => {
+    const read = reading('late-record', 6, { lateMs: 150 });
+    const first = read({ offset: 1, limit: 12_000 });
+    const second = read(first.next!);
+    const blind = threeWindows('late-blind', 'constant');
+    expect(second.lines).toBeGreaterThan(blind.second.lines * 1.3);
+    expect(second.first).toBe(first.lines + 1);
   });
 
   it('a dense count: the named continuation is clamped before the engine would refuse it, and the note goes on', () => {
