@@ -42,8 +42,10 @@ interface Case {
 // records that usage in the transcript, and the pager learns a file's density from what a window's result added. Its
 // first window is sized by the estimate; each window after it is named wide and trimmed by `pre` with the usage of
 // the one before it. The stand-in answers after MODEL_THINK_MS, as a model takes its time: the engine's transcript
-// writes settle meanwhile, so every window is sized from the last one's usage, as for a user, and runs repeat.
-// Answering at once, it raced those writes, and a window was sized from an earlier usage in some runs.
+// writes settle meanwhile, as for a user, and runs repeat. Answering at once, it raced those writes, and a window was
+// sized from an earlier usage in some runs. The record of the reply that made a call can still land after that
+// call's `pre` starts, which then waits for it (usage.ts): until it did, every file's second window was sized by the
+// estimate.
 const MODEL_THINK_MS = 500;
 const CASES: Case[] = [
   {
