@@ -30,8 +30,9 @@ type TranscriptEvent = { session_id: string; transcript_path?: string | undefine
  * anything before could read: the engine's count of the whole file from a partial page's banner, else the model's
  * count of the last window that came back (its usage). `bannerPending` names a partial page whose banner is not
  * written yet (the engine writes records asynchronously): the file's density is then unknown. With `waitForCall`
- * (`pre`), when something is to be learned and the record of the reply that made this very call is not written
- * yet, it waits up to `CALL_RECORD_WAIT_MS` for it: that record holds the usage of the last window's result. */
+ * (`pre`), when nothing could be learned though something was to be, and the record of the reply that made this
+ * very call is not written yet, it waits up to `CALL_RECORD_WAIT_MS` for that record (it holds the usage of the last
+ * window's result), and tries again. */
 export function learnFromTranscript(
   event: TranscriptEvent,
   path: string,
@@ -42,15 +43,19 @@ export function learnFromTranscript(
   waitForCall = false,
 ): { learned: Learned | undefined; bannerPending: string | undefined; countsByLength?: boolean } {
   const reading = readingOf(state, path, size, mtimeMs);
-  // The call whose result is to be learned from: a partial page's, or the last window's.
-  const earlier = reading?.partialOf ?? seenOf(state, path, size, mtimeMs)?.id;
-  if (waitForCall && earlier !== undefined) awaitCallRecord(event.transcript_path, event.tool_use_id, earlier);
-  const fromBanner = reading?.partialOf !== undefined ? learnFromBanner(event, path, reading, ctx) : undefined;
-  return {
-    learned: fromBanner?.learned ?? learnFromUsage(event, path, size, mtimeMs, state, ctx),
-    bannerPending: fromBanner ? undefined : reading?.partialOf,
-    ...(fromBanner ? { countsByLength: fromBanner.byLength } : {}),
+  const learn = () => {
+    const fromBanner = reading?.partialOf !== undefined ? learnFromBanner(event, path, reading, ctx) : undefined;
+    return {
+      learned: fromBanner?.learned ?? learnFromUsage(event, path, size, mtimeMs, state, ctx),
+      bannerPending: fromBanner ? undefined : reading?.partialOf,
+      ...(fromBanner ? { countsByLength: fromBanner.byLength } : {}),
+    };
   };
+  const told = learn();
+  // The call whose result was to be learned from: a partial page's, or the last window's.
+  const earlier = reading?.partialOf ?? seenOf(state, path, size, mtimeMs)?.id;
+  if (!waitForCall || told.learned || earlier === undefined) return told;
+  return awaitCallRecord(event.transcript_path, event.tool_use_id, earlier) ? learn() : told;
 }
 
 /** How long `pre` waits, at most, for the record of the reply that made its call. On the real engine (2.1.332) the
@@ -59,15 +64,19 @@ export function learnFromTranscript(
 export const CALL_RECORD_WAIT_MS = 500;
 const CALL_RECORD_POLL_MS = 10;
 
-/** Returns once the transcript holds the model's call `toolUseId`, or after `CALL_RECORD_WAIT_MS`; at once when it
- * does not hold the `earlier` call either (a transcript that is elsewhere, or not written, never will). */
-function awaitCallRecord(transcriptPath: unknown, toolUseId: string, earlier: string): void {
-  if (typeof transcriptPath !== 'string' || modelCall(transcriptPath, toolUseId) !== undefined) return;
-  if (modelCall(transcriptPath, earlier) === undefined) return;
+/** True once the transcript, which lacked it, holds the model's call `toolUseId`: waited for up to
+ * `CALL_RECORD_WAIT_MS`. False at once when it holds that call already (nothing new will come), or does not hold the
+ * `earlier` call either (a transcript that is elsewhere, or not written, never will). */
+function awaitCallRecord(transcriptPath: unknown, toolUseId: string, earlier: string): boolean {
+  if (typeof transcriptPath !== 'string' || modelCall(transcriptPath, toolUseId) !== undefined) return false;
+  if (modelCall(transcriptPath, earlier) === undefined) return false;
   const until = Date.now() + CALL_RECORD_WAIT_MS;
   const pause = new Int32Array(new SharedArrayBuffer(4));
-  do Atomics.wait(pause, 0, 0, CALL_RECORD_POLL_MS);
-  while (modelCall(transcriptPath, toolUseId) === undefined && Date.now() < until);
+  for (;;) {
+    Atomics.wait(pause, 0, 0, CALL_RECORD_POLL_MS);
+    if (modelCall(transcriptPath, toolUseId) !== undefined) return true;
+    if (Date.now() >= until) return false;
+  }
 }
 
 /** The density of a file whose last window came back whole and whose density no count of the engine's own has
