@@ -104,7 +104,7 @@ export function sizingFor(
       gamble: false,
       gambleOnRest: followOn && learned.refused !== true,
       ...(learned.charsPerToken ? { charsPerToken: learned.charsPerToken } : {}),
-      ...(learned.shares && learned.refused !== true ? { similar: learned.shares } : {}),
+      ...(learned.shares ? { similar: learned.shares } : {}),
       ...(learned.shares && learned.steps && learned.steps.length >= CALM_STEPS
         ? { calm: Math.max(...learned.steps) }
         : {}),

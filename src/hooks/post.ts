@@ -219,8 +219,7 @@ function afterSuccess(
 const SEEN_MIN_CHARS_PER_CAP_TOKEN = 0.5;
 
 /** Keeps this window, which came back whole, for the next hook of the file to learn its density from the usage
- * of the request that carries the result (usage.ts), while no count of the engine's own has taught it. True when
- * kept. */
+ * of the request that carries the result (usage.ts), while that teaches it (`learnsFromUsage`). True when kept. */
 function keepSeen(event: PostToolUse, file: FileAtHand, first: number, state: SessionState, ctx: HookContext): boolean {
   const out = event.tool_response.file;
   const cap = resolveCap(ctx.env, state.cap).cap;

@@ -79,11 +79,11 @@ function awaitCallRecord(transcriptPath: unknown, toolUseId: string, earlier: st
   }
 }
 
-/** The density of a file whose last window came back whole and whose density no count of the engine's own has
- * taught: from the tokens the model's next request added for that window (the transcript's usage). Each window's
- * usage teaches it anew for this session (the next window is most like the last one); the first one is also kept
- * for later sessions, whose first window of the file starts where that one did, most often. Tried by each hook of
- * the file until the file's next window replaces the one kept. */
+/** The density of a file whose last window came back whole (`learnsFromUsage` says which): from the tokens the
+ * model's next request added for that window (the transcript's usage). Each window's usage teaches it anew for this
+ * session (the next window is most like the last one); the first one, before any count of the engine's own, is
+ * also kept for later sessions, whose first window of the file starts where that one did, most often. Tried by each
+ * hook of the file until the file's next window replaces the one kept. */
 function learnFromUsage(
   event: TranscriptEvent,
   path: string,
@@ -104,14 +104,24 @@ function learnFromUsage(
   // its density is kept like a count's, with the plain margin, and not taught again by each window.
   const shares = usage && seen.lines >= SAME_TEXT_MIN_LINES ? usage.shares : undefined;
   const steps = usage && densitySteps(before, usage.ratio, shares);
-  const learned: Learned | undefined = usage && {
-    size,
-    mtimeMs,
-    ratio: usage.ratio,
-    ...(shares ? { shares } : {}),
-    ...(steps ? { steps } : {}),
-    at: ctx.now,
-  };
+  // After a refusal, only a window of many lines replaces its count: the refused window's text is most like the
+  // window that follows it, and a few long lines tell less than the engine's own count.
+  const teaches = usage !== undefined && (shares !== undefined || before?.refused !== true);
+  const learned: Learned | undefined = teaches
+    ? {
+        size,
+        mtimeMs,
+        ratio: usage.ratio,
+        ...(shares ? { shares } : {}),
+        ...(steps ? { steps } : {}),
+        // Once refused, a file is never sized to a gamble, and the refused window's characters per token bound
+        // windows of text like it: learning from the usage alone, files of rows whose density wanders by a few
+        // percent from window to window were refused twice (rounds benchmark).
+        ...(before?.refused ? { refused: true } : {}),
+        ...(before?.charsPerToken ? { charsPerToken: before.charsPerToken } : {}),
+        at: ctx.now,
+      }
+    : undefined;
   ctx.store.update(event.session_id, (s) => {
     const without = withSeen(s, path, undefined);
     return learned ? withModel(withLearned(without, path, learned), result.model) : without;

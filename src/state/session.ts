@@ -41,7 +41,7 @@ export interface Learned {
   /** The refused window's characters per engine token. */
   charsPerToken?: number;
   /** Taught by the usage of a window: that window's shares of the estimate by token group (GROUP_COUNT numbers). The
-   * next window's usage teaches the file again; a count of the engine's own (a refusal, a banner) is kept instead. */
+   * next window's usage teaches the file again (after a refusal too: `learnsFromUsage`). */
   shares?: number[];
   /** Taught by the usage of windows of text alike, one after another: the density's last steps from one window to
    * the next (|ln| of their ratio), newest last, at most `CALM_STEPS` (weights.ts): a file that held still gets a
@@ -131,11 +131,13 @@ export function learnedFor(state: SessionState, path: string, size: number, mtim
   return l && l.size === size && l.mtimeMs === mtimeMs ? l : undefined;
 }
 
-/** Whether a window's usage teaches again the density `known`: yes when none is known or `known` came from a usage
- * (it holds that window's shares); a count of the engine's own (a refusal, a banner) and the usage of a window of
- * few lines hold none, and are kept. */
+/** Whether a window's usage teaches again the density `known`: yes when none is known, when `known` came from a
+ * usage (it holds that window's shares), or from a refusal: the refused window's text is often not the next one's,
+ * and its characters per token still bound the windows after it. A partial page's banner (the whole file's count),
+ * a refusal of a window the skip rule should never have counted, and the usage of a window of few lines are kept. */
 export function learnsFromUsage(known: Learned | undefined): boolean {
-  return known === undefined || known.shares !== undefined;
+  if (known === undefined || known.shares !== undefined) return true;
+  return known.refused === true && known.noFloor !== true;
 }
 
 export function withModel(state: SessionState, model: string | undefined): SessionState {

@@ -222,4 +222,34 @@ describe('a Read of the model\'s refused: the advice starts a reading that the n
       expect(returned[i]!.first).toBe(returned[i - 1]!.first + returned[i - 1]!.lines);
     expect(returned.at(-1)!.first + returned.at(-1)!.lines - 1).toBeGreaterThanOrEqual(14_000);
   });
+
+  it('after the refusal, each window\'s count teaches the file again: where the text grows sparser, windows widen', () => {
+    // Lines that start with a word, read from line 10001: the harness counts the line numbers at the text's rate,
+    // which at 3 characters a token is what a real tokenizer takes for a five-digit number and its tab.
+    const words = join(dir, 'words.txt');
+    writeFileSync(words, prose(40_000, 7).replace(/^\d+: /gm, ''));
+    // The model counts the refused window and the advised one at 2 characters a token, and the rest at 3: the
+    // refusal's count alone would size every later window as small as the advised one.
+    let denseEnd = Infinity;
+    const read = reading('refused-then-sparser', (first) => (first <= denseEnd ? 2 : 3), {
+      path: words,
+      refuses: true,
+    });
+    const refused = read({ offset: 10_001, limit: 30_000 });
+    const advised = read(refused.next!);
+    denseEnd = advised.first + advised.lines - 1;
+    const windows = [advised];
+    while (windows.length < 5) windows.push(read(windows.at(-1)!.readOn!));
+    expect(refused.refused).toBe(true);
+    expect(advised.first).toBe(10_001);
+    // The second window is sized by the advised one's count (the refusal's text); the third on by the window before.
+    const [, second, third, fourth, fifth] = windows;
+    expect(third!.lines).toBeGreaterThan(second!.lines * 1.3);
+    expect(fourth!.lines).toBeGreaterThan(second!.lines * 1.3);
+    expect(fifth!.lines).toBeGreaterThan(second!.lines * 1.3);
+    // None is refused, and the windows follow one another.
+    for (const w of windows) expect(w.refused).toBe(false);
+    for (let i = 1; i < windows.length; i++)
+      expect(windows[i]!.first).toBe(windows[i - 1]!.first + windows[i - 1]!.lines);
+  });
 });

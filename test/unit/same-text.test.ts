@@ -14,7 +14,7 @@ import {
   safetyForChange,
 } from '../../src/estimate/weights';
 import { densitySteps } from '../../src/hooks/usage';
-import { budgetFor, fitWindow, fitsAtPoint, measureWindow, sizingFor } from '../../src/hooks/measure';
+import { budgetFor, fitWindow, fitsAtPoint, mayGamble, measureWindow, sizingFor } from '../../src/hooks/measure';
 import { isLearned } from '../../src/state/session';
 import { prose } from '../helpers/text';
 
@@ -86,10 +86,16 @@ describe('fitWindow with a density the usage taught', () => {
     expect(atPoint.tokens).toBeGreaterThan(narrow.safeTokens / SAME_TEXT_SAFETY);
   });
 
-  it('a count of the engine\'s own (a refusal) keeps the plain margin, shares or not', () => {
-    const sizing = sizingFor({ ...learned, refused: true }, true);
-    const refused = fitWindow(path, 1001, budgetFor(path, 25_000, sizing, 100_000), soon());
+  it('a count of the engine\'s own (a refusal) keeps the plain margin; a usage after it, the margin by likeness', () => {
+    const byRefusal = sizingFor({ ratio: 1, refused: true }, true);
+    const refused = fitWindow(path, 1001, budgetFor(path, 25_000, byRefusal, 100_000), soon());
     expect(refused.safeTokens / refused.pointTokens).toBeCloseTo(LEARNED_SAFETY, 12);
+    const byUsage = sizingFor({ ...learned, refused: true }, true);
+    const after = fitWindow(path, 1001, budgetFor(path, 25_000, byUsage, 100_000), soon());
+    expect(after.safeTokens / after.pointTokens).toBeCloseTo(SAME_TEXT_SAFETY, 12);
+    // A file refused once is never sized to a gamble again, not even its last window.
+    expect(mayGamble(byUsage, true)).toBe(false);
+    expect(mayGamble(sizingFor(learned, true), true)).toBe(true);
   });
 });
 

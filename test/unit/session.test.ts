@@ -23,12 +23,15 @@ describe('session state', () => {
     expect(Object.keys(s.plans)).toEqual(['late']);
   });
 
-  it('a window\'s usage teaches a density it taught before, never one a count of the engine\'s own taught', () => {
+  it('a window\'s usage teaches a density it or a refusal taught before, never a banner\'s', () => {
     const shares = [0.5, 0.5, 0, 0, 0, 0];
     expect(learnsFromUsage(undefined)).toBe(true);
     expect(learnsFromUsage({ size: 1, mtimeMs: 2, ratio: 1.1, shares, at: 3 })).toBe(true);
-    // A refusal's or a banner's count, or the usage of a window of few lines: kept without shares.
-    expect(learnsFromUsage({ size: 1, mtimeMs: 2, ratio: 1.1, refused: true, at: 3 })).toBe(false);
+    // A refusal's count: the refused window's text is often not the next one's.
+    expect(learnsFromUsage({ size: 1, mtimeMs: 2, ratio: 1.1, refused: true, at: 3 })).toBe(true);
+    // A refusal of a window the skip rule should never have counted, a banner's count of the whole file, or the
+    // usage of a window of few lines: kept.
+    expect(learnsFromUsage({ size: 1, mtimeMs: 2, ratio: 1.1, refused: true, noFloor: true, at: 3 })).toBe(false);
     expect(learnsFromUsage({ size: 1, mtimeMs: 2, ratio: 1.1, at: 3 })).toBe(false);
   });
 
