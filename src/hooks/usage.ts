@@ -64,11 +64,13 @@ export function learnFromTranscript(
 export const CALL_RECORD_WAIT_MS = 500;
 const CALL_RECORD_POLL_MS = 10;
 
-/** True once the transcript, which lacked it, holds the model's call `toolUseId`: waited for up to
- * `CALL_RECORD_WAIT_MS`. False at once when it holds that call already (nothing new will come), or does not hold the
- * `earlier` call either (a transcript that is elsewhere, or not written, never will). */
-function awaitCallRecord(transcriptPath: unknown, toolUseId: string, earlier: string): boolean {
-  if (typeof transcriptPath !== 'string' || modelCall(transcriptPath, toolUseId) !== undefined) return false;
+/** True once the transcript holds the model's call `toolUseId`: at once when it does now (the record may have come
+ * since the transcript was last read: on the real engine it often comes within those few milliseconds), else waited
+ * for up to `CALL_RECORD_WAIT_MS`. False at once when it does not hold the `earlier` call either (a transcript that
+ * is elsewhere, or not written, never will). */
+export function awaitCallRecord(transcriptPath: unknown, toolUseId: string, earlier: string): boolean {
+  if (typeof transcriptPath !== 'string') return false;
+  if (modelCall(transcriptPath, toolUseId) !== undefined) return true;
   if (modelCall(transcriptPath, earlier) === undefined) return false;
   const until = Date.now() + CALL_RECORD_WAIT_MS;
   const pause = new Int32Array(new SharedArrayBuffer(4));

@@ -1,9 +1,12 @@
-// The arithmetic of learning a density from the usage: the line numbers a result carries, and the ratio's bounds.
+// The arithmetic of learning a density from the usage: the line numbers a result carries, and the ratio's bounds;
+// and when `pre` waits for the record that holds the usage.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lineNumberTokens, measureWindow, usageRatio } from '../../src/hooks/measure';
+import { awaitCallRecord } from '../../src/hooks/usage';
 import { REAL, claudeDense } from '../../scripts/lib/tokenizers.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'rcp-usage-unit-'));
@@ -74,5 +77,39 @@ describe('the tab after each line number', () => {
     expect(m.tabApartLines).toBe(300);
     const added = m.pointTokens * 0.9 + lineNumberTokens(1, 300) + 300;
     expect(usageRatio(csv, { first: 1, lines: 300 }, added, Date.now() + 5000)?.ratio).toBeCloseTo(0.9, 6);
+  });
+});
+
+describe('awaitCallRecord: whether the record of the reply that made a call is in the transcript, or comes soon', () => {
+  const call = (id: string, n: number) =>
+    `${JSON.stringify({ type: 'assistant', message: { id: `msg_${n}`, model: 'claude-test', role: 'assistant',
+      content: [{ type: 'tool_use', id, name: 'Read', input: { file_path: '/f' } }] } })}\n`;
+  const transcript = (name: string, text: string) => {
+    const path = join(dir, `${name}.jsonl`);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it('yes at once when the transcript holds it now: it may have come since the transcript was last read', () => {
+    // The real engine often writes it in the few milliseconds between `pre` reading the transcript and asking again.
+    const path = transcript('both', call('toolu_earlier', 1) + call('toolu_own', 2));
+    expect(awaitCallRecord(path, 'toolu_own', 'toolu_earlier')).toBe(true);
+  });
+
+  it('yes when it comes while `pre` waits', () => {
+    const path = transcript('late', call('toolu_earlier', 1));
+    spawn(process.execPath, ['-e', `setTimeout(() => require('node:fs').appendFileSync(${JSON.stringify(path)}, ${
+      JSON.stringify(call('toolu_own', 2))}), 100)`], { stdio: 'ignore' });
+    expect(awaitCallRecord(path, 'toolu_own', 'toolu_earlier')).toBe(true);
+  });
+
+  it('no when the transcript holds neither call (kept elsewhere, or not written), or does not exist', () => {
+    expect(awaitCallRecord(transcript('neither', call('toolu_other', 1)), 'toolu_own', 'toolu_earlier')).toBe(false);
+    expect(awaitCallRecord(join(dir, 'missing.jsonl'), 'toolu_own', 'toolu_earlier')).toBe(false);
+    expect(awaitCallRecord(undefined, 'toolu_own', 'toolu_earlier')).toBe(false);
+  });
+
+  it('no when it does not come in time', () => {
+    expect(awaitCallRecord(transcript('never', call('toolu_earlier', 1)), 'toolu_own', 'toolu_earlier')).toBe(false);
   });
 });
