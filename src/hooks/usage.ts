@@ -30,9 +30,9 @@ type TranscriptEvent = { session_id: string; transcript_path?: string | undefine
  * anything before could read: the engine's count of the whole file from a partial page's banner, else the model's
  * count of the last window that came back (its usage). `bannerPending` names a partial page whose banner is not
  * written yet (the engine writes records asynchronously): the file's density is then unknown. With `waitForCall`
- * (`pre`), when nothing could be learned though something was to be, and the record of the reply that made this
- * very call is not written yet, it waits up to `CALL_RECORD_WAIT_MS` for that record (it holds the usage of the last
- * window's result), and tries again. */
+ * (`pre`), when nothing could be learned though something was to be, it tries again once the record of the reply
+ * that made this very call is in the transcript (it holds the usage of the last window's result): at once when it
+ * is there by then, else after waiting up to `CALL_RECORD_WAIT_MS` for it. */
 export function learnFromTranscript(
   event: TranscriptEvent,
   path: string,
