@@ -1,7 +1,7 @@
 // The model's own tool input, read back from the session transcript. The post hooks see only the input that
 // ran; when another hook shortened a window, the transcript still holds what the model asked for (the engine
 // writes the assistant's tool_use line before it runs any hook).
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { isRecord } from '../state/record.js';
 
 /** The tool_use is among the last lines written: the tail is enough, whatever the transcript's size. */
@@ -25,6 +25,18 @@ export interface ModelCall {
   model: string | undefined;
   /** The id of the model's message: parallel calls share it. */
   messageId?: string;
+}
+
+/** The transcript's size in bytes, or undefined when it is not a regular file: what tells that records were added
+ * since it was read. */
+export function transcriptSize(path: unknown): number | undefined {
+  if (typeof path !== 'string' || path.includes('\0')) return undefined;
+  try {
+    const st = statSync(path);
+    return st.isFile() ? st.size : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The last `bytes` of a file (never a FIFO or a device), undecoded, or undefined when there is none to read. */

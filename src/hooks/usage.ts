@@ -21,7 +21,7 @@ import {
 } from '../state/session.js';
 import type { HookContext } from './context.js';
 import { measureWindow, remember, usageRatio } from './measure.js';
-import { bannerCount, modelCall, resultTokens } from './transcript.js';
+import { bannerCount, modelCall, resultTokens, transcriptSize } from './transcript.js';
 
 /** What the learning steps read of a hook's event. */
 type TranscriptEvent = { session_id: string; transcript_path?: string | undefined; tool_use_id: string };
@@ -32,7 +32,7 @@ type TranscriptEvent = { session_id: string; transcript_path?: string | undefine
  * written yet (the engine writes records asynchronously): the file's density is then unknown. With `waitForCall`
  * (`pre`), when nothing could be learned though something was to be, it tries again once the record of the reply
  * that made this very call is in the transcript (it holds the usage of the last window's result): at once when it
- * is there by then, else after waiting up to `CALL_RECORD_WAIT_MS` for it. */
+ * came while the transcript was read, else after waiting up to `CALL_RECORD_WAIT_MS` for it. */
 export function learnFromTranscript(
   event: TranscriptEvent,
   path: string,
@@ -51,11 +51,12 @@ export function learnFromTranscript(
       ...(fromBanner ? { countsByLength: fromBanner.byLength } : {}),
     };
   };
+  const readAt = waitForCall ? transcriptSize(event.transcript_path) : undefined;
   const told = learn();
   // The call whose result was to be learned from: a partial page's, or the last window's.
   const earlier = reading?.partialOf ?? seenOf(state, path, size, mtimeMs)?.id;
   if (!waitForCall || told.learned || earlier === undefined) return told;
-  return awaitCallRecord(event.transcript_path, event.tool_use_id, earlier) ? learn() : told;
+  return awaitCallRecord(event.transcript_path, event.tool_use_id, earlier, readAt) ? learn() : told;
 }
 
 /** How long `pre` waits, at most, for the record of the reply that made its call. On the real engine (2.1.332) the
@@ -64,13 +65,14 @@ export function learnFromTranscript(
 export const CALL_RECORD_WAIT_MS = 500;
 const CALL_RECORD_POLL_MS = 10;
 
-/** True once the transcript holds the model's call `toolUseId`: at once when it does now (the record may have come
- * since the transcript was last read: on the real engine it often comes within those few milliseconds), else waited
- * for up to `CALL_RECORD_WAIT_MS`. False at once when it does not hold the `earlier` call either (a transcript that
- * is elsewhere, or not written, never will). */
-export function awaitCallRecord(transcriptPath: unknown, toolUseId: string, earlier: string): boolean {
+/** True once the transcript holds the model's call `toolUseId` and has grown since it was `readAt` bytes long (the
+ * record may have come since it was read: on the real engine it often comes within those few milliseconds), waited
+ * for up to `CALL_RECORD_WAIT_MS`. False at once when it held that call and has not grown (reading it again would
+ * tell nothing new), or does not hold the `earlier` call either (a transcript that is elsewhere, or not written,
+ * never will). */
+export function awaitCallRecord(transcriptPath: unknown, toolUseId: string, earlier: string, readAt?: number): boolean {
   if (typeof transcriptPath !== 'string') return false;
-  if (modelCall(transcriptPath, toolUseId) !== undefined) return true;
+  if (modelCall(transcriptPath, toolUseId) !== undefined) return transcriptSize(transcriptPath) !== readAt;
   if (modelCall(transcriptPath, earlier) === undefined) return false;
   const until = Date.now() + CALL_RECORD_WAIT_MS;
   const pause = new Int32Array(new SharedArrayBuffer(4));

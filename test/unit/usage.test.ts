@@ -1,7 +1,7 @@
 // The arithmetic of learning a density from the usage: the line numbers a result carries, and the ratio's bounds;
 // and when `pre` waits for the record that holds the usage.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -90,10 +90,13 @@ describe('awaitCallRecord: whether the record of the reply that made a call is i
     return path;
   };
 
-  it('yes at once when the transcript holds it now: it may have come since the transcript was last read', () => {
+  it('yes at once when the transcript holds it now and grew since it was read: the record came meanwhile', () => {
     // The real engine often writes it in the few milliseconds between `pre` reading the transcript and asking again.
-    const path = transcript('both', call('toolu_earlier', 1) + call('toolu_own', 2));
-    expect(awaitCallRecord(path, 'toolu_own', 'toolu_earlier')).toBe(true);
+    const before = call('toolu_earlier', 1);
+    const path = transcript('both', before + call('toolu_own', 2));
+    expect(awaitCallRecord(path, 'toolu_own', 'toolu_earlier', Buffer.byteLength(before))).toBe(true);
+    // It held the record when it was read, and nothing came since: reading it again would tell nothing new.
+    expect(awaitCallRecord(path, 'toolu_own', 'toolu_earlier', statSync(path).size)).toBe(false);
   });
 
   it('yes when it comes while `pre` waits', () => {
