@@ -42,3 +42,9 @@ export function sharesOf(groups: readonly number[]): number[] {
   const total = groups.reduce((s, g) => s + g, 0);
   return groups.map((g) => (total > 0 ? g / total : 0));
 }
+
+/** The `shareDistance` between the first part of a window (its groups `head`) and the rest of it (`whole` less
+ * `head`): how far the text a window ends with differs from the text it starts with. Pure. */
+export function headToRestDistance(head: readonly number[], whole: readonly number[]): number {
+  return shareDistance(sharesOf(head), sharesOf(whole.map((g, i) => g - (head[i] ?? 0))));
+}

@@ -2,9 +2,10 @@
 import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs';
 import { lengthDivisor, neverCountedChars } from '../estimate/cap.js';
 import { WindowFit, type Budget, type FitResult } from '../estimate/fit.js';
-import { sharesOf, shareDistance } from '../estimate/groups.js';
+import { headToRestDistance, sharesOf, shareDistance } from '../estimate/groups.js';
 import {
   CALM_STEPS,
+  CHANGED_TEXT_DISTANCE,
   FOLLOW_SAFETY,
   HOPEFUL_RATIO,
   LEARNED_SAFETY,
@@ -317,20 +318,41 @@ const USAGE_RATIO_BOUNDS = [0.3, 3] as const;
 
 /** The file's density from the tokens the model's next request added for a window's result (the transcript's
  * usage): engine tokens per estimated token of the window's text, or a little more, and the window's shares of the
- * estimate by token group. Undefined when implausible. */
+ * estimate by token group. `sample`: whether the window is a sample of the text after it (`isSampleOfItsText`).
+ * Undefined when implausible. */
 export function usageRatio(
   path: string,
   window: { first: number; lines: number },
   resultTokens: number,
   deadline: number,
-): { ratio: number; shares: number[] } | undefined {
+): { ratio: number; shares: number[]; sample: boolean } | undefined {
   const m = measureWindow(path, window.first, window.lines, deadline);
   if (m.scan.timedOut || m.pointTokens <= 0) return undefined;
   const numbering = lineNumberTokens(window.first, window.lines) + m.tabApartLines;
   const ratio = (resultTokens - numbering) / m.pointTokens;
   if (ratio < USAGE_RATIO_BOUNDS[0] || ratio > USAGE_RATIO_BOUNDS[1]) return undefined;
+  const halves = () => {
+    const head = measureWindow(path, window.first, Math.floor(window.lines / 2), deadline);
+    return head.scan.timedOut ? Infinity : headToRestDistance(head.groups, m.groups);
+  };
   // Rounded: kept in the session file, where a few digits do.
-  return { ratio, shares: sharesOf(m.groups).map((s) => Math.round(s * 1e4) / 1e4) };
+  const shares = sharesOf(m.groups).map((s) => Math.round(s * 1e4) / 1e4);
+  return { ratio, shares, sample: isSampleOfItsText(window.lines, halves) };
+}
+
+/** The fewest lines of a window that is a sample of its text whatever they hold. */
+export const SAMPLE_MIN_LINES = 100;
+/** The fewest lines of a window whose halves are compared: two lines each. */
+const HALVES_MIN_LINES = 4;
+
+/** Whether a window's usage tells the density of the text after it, so that its shares size the next window by how
+ * alike their text is (`safetyForChange`): a window of many lines, or of a few long ones whose two halves hold text
+ * alike (`halves`: their `shareDistance`, under that of text that changed). Records of one kind a line (GeoJSON
+ * features, JSON rows) are; minified code, each line a module of its own, is not (rounds benchmark: moment's
+ * locales.min.js has halves up to 0.7 apart, most over 0.1; earthquakes.json's and movies.json's were under 0.04). */
+export function isSampleOfItsText(lines: number, halves: () => number): boolean {
+  if (lines >= SAMPLE_MIN_LINES) return true;
+  return lines >= HALVES_MIN_LINES && halves() < CHANGED_TEXT_DISTANCE;
 }
 
 /** The last line a partial page shows, when the page is the engine's character excerpt and cuts it: a line too long

@@ -104,12 +104,12 @@ function learnFromUsage(
   // starts): kept for the next hook of the file, until the file's next window replaces it.
   if (!result) return undefined;
   const usage = usageRatio(path, seen, result.tokens, ctx.deadline);
-  // A window of a few long lines (minified code, each line a module of its own) says little of the next one's text:
-  // its density is kept like a count's, with the plain margin, and not taught again by each window.
-  const shares = usage && seen.lines >= SAME_TEXT_MIN_LINES ? usage.shares : undefined;
+  // A window that is no sample of its text (a few long lines of minified code, each a module of its own) says little
+  // of the next one's: its density is kept like a count's, with the plain margin, and not taught again by each window.
+  const shares = usage?.sample ? usage.shares : undefined;
   const steps = usage && densitySteps(before, usage.ratio, shares);
-  // After a refusal, only a window of many lines replaces its count: the refused window's text is most like the
-  // window that follows it, and a few long lines tell less than the engine's own count.
+  // After a refusal, only a window that is a sample of its text replaces its count: the refused window's text is most
+  // like the window that follows it, and a few long lines of changing text tell less than the engine's own count.
   const teaches = usage !== undefined && (shares !== undefined || before?.refused !== true);
   const learned: Learned | undefined = teaches
     ? {
@@ -140,9 +140,6 @@ function learnFromUsage(
   }
   return learned;
 }
-
-/** The fewest lines of a window whose usage sizes the next by how alike their text is (`safetyForChange`). */
-const SAME_TEXT_MIN_LINES = 100;
 
 /** The density's steps over text alike once a window of density `ratio` and shares `shares` follows the window that
  * taught `before`: the new step added when the two windows' text is alike; none when it is not, or when either

@@ -163,6 +163,29 @@ describe('the usage of the request that carried a result teaches the file\'s den
     expect(fourth.first).toBe(third.first + third.lines);
   });
 
+  it('a file of long records, a few to a window: each window\'s count teaches it anew as well', () => {
+    // GeoJSON features of about 1,500 characters a line, so that a window holds fewer than 100 lines: the model counts
+    // the first window's records at 3.5 characters a token and the rest at 5. A window of a few long lines was taken
+    // for minified code, each line a module of its own, and its count kept for the rest of the reading.
+    const places = ['Anchorage, Alaska', 'Ridgecrest, CA', 'Hilo, Hawaii', 'Petrolia, CA', 'Ocotillo Wells, CA'];
+    const feature = (i: number) => `{"type":"Feature","properties":{"mag":${(i % 50) / 10},"place":"${(i * 37) % 200} ` +
+      `km NNW of ${places[i % 5]}","time":${1_700_000_000_000 + i * 61_013},"status":"reviewed","sig":${(i * 13) % 900},` +
+      `"title":"M ${(i % 50) / 10} - ${'quarry blast near the old mine road, felt by residents of the valley; '.repeat(17)}"` +
+      `},"geometry":{"type":"Point","coordinates":[${-150 + (i % 97) / 7},${60 + (i % 89) / 11},${(i % 23) * 1.7}]}},`;
+    const records = join(dir, 'features.json');
+    writeFileSync(records, Array.from({ length: 3_000 }, (_, i) => feature(i)).join('\n'));
+    let firstEnd = Infinity;
+    const read = reading('long-records', (first) => (first <= firstEnd ? 3.5 : 5), { path: records });
+    const first = read({ offset: 1, limit: 3_000 });
+    firstEnd = first.lines;
+    const second = read(first.next!);
+    const third = read(second.next!);
+    expect(second.lines).toBeLessThan(100);
+    expect(third.lines).toBeGreaterThan(second.lines * 1.25);
+    expect(third.chars / 5).toBeLessThan(25_000);
+    expect(third.first).toBe(second.first + second.lines);
+  });
+
   it('an engine that records no usage: the continuation is named by the estimate and runs as named', () => {
     const plain = threeWindows('plain', 'none');
     expect(plain.first.note).not.toContain('the pager trims it');

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lineNumberTokens, measureWindow, usageRatio } from '../../src/hooks/measure';
+import { headToRestDistance } from '../../src/estimate/groups';
+import { SAMPLE_MIN_LINES, isSampleOfItsText, lineNumberTokens, measureWindow, usageRatio } from '../../src/hooks/measure';
 import { awaitCallRecord } from '../../src/hooks/usage';
 import { REAL, claudeDense } from '../../scripts/lib/tokenizers.mjs';
 
@@ -37,6 +38,53 @@ describe('usageRatio', () => {
   it('nothing when the figure cannot be the result\'s own (something else grew or shrank the conversation)', () => {
     expect(usageRatio(path, { first: 1, lines: 400 }, point * 0.1, Date.now() + 5000)).toBeUndefined();
     expect(usageRatio(path, { first: 1, lines: 400 }, point * 5, Date.now() + 5000)).toBeUndefined();
+  });
+});
+
+describe('whether a window is a sample of the text after it (its shares then size the next window)', () => {
+  // Long lines, a few to a window: records of one shape (GeoJSON features, as earthquakes.json holds), and a bundle
+  // whose every line is a module of another kind (as moment's locales.min.js holds a locale a line).
+  const feature = (i: number) => `{"type":"Feature","properties":{"mag":${(i % 50) / 10},"place":"${(i * 37) % 200} km ` +
+    `NNW of ${['Anchorage', 'Ridgecrest', 'Hilo', 'Petrolia', 'Ocotillo Wells'][i % 5]}, ${['Alaska', 'CA', 'Hawaii'][i % 3]}` +
+    `","time":${1_700_000_000_000 + i * 61_013},"url":"https://example.org/event/ak${(i * 7919) % 1_000_000}",` +
+    `"status":"reviewed","tsunami":0,"sig":${(i * 13) % 900},"net":"ak","magType":"ml","type":"earthquake",` +
+    `"title":"M ${(i % 50) / 10} - quarry blast near the old mine road"},"geometry":{"type":"Point",` +
+    `"coordinates":[${-150 + (i % 97) / 7},${60 + (i % 89) / 11},${(i % 23) * 1.7}]},"id":"ak${i}"},`;
+  const modules = [
+    (i: number) => `!function(e,t){e.locale${i}=t({months:"${'января_февраля_марта_апреля_мая_июня_'.repeat(12)}"})}`,
+    (i: number) => `!function(e,t){e.locale${i}=t({months:"${'1월_2월_3월_4월_5월_6월_7월_8월_9월_'.repeat(14)}"})}`,
+    (i: number) => `!function(e,t){var n=[${Array.from({ length: 120 }, (_, k) => (k * i) % 1000).join(',')}];e.x${i}=n}`,
+    (i: number) => `!function(e,t){e.locale${i}=t({months:"${'Ιανουάριος_Φεβρουάριος_Μάρτιος_'.repeat(12)}"})}`,
+  ];
+  const features = join(dir, 'features.json');
+  writeFileSync(features, Array.from({ length: 80 }, (_, i) => feature(i)).join('\n'));
+  const bundle = join(dir, 'bundle.min.js');
+  writeFileSync(bundle, Array.from({ length: 80 }, (_, i) => modules[Math.floor(i / 20)]!(i)).join('\n'));
+  const usageOf = (p: string, lines: number) => {
+    const m = measureWindow(p, 1, lines, Date.now() + 5000);
+    return usageRatio(p, { first: 1, lines }, m.pointTokens + lineNumberTokens(1, lines), Date.now() + 5000);
+  };
+
+  it('a window of a few long lines of records of one shape is: each window\'s usage sizes the next', () => {
+    expect(usageOf(features, 80)?.sample).toBe(true);
+  });
+
+  it('a window of a few long lines whose text changes from its first half to its second is not', () => {
+    expect(usageOf(bundle, 80)?.sample).toBe(false);
+    // Nor one of too few lines to have halves.
+    expect(usageOf(features, 3)?.sample).toBe(false);
+  });
+
+  it('a window of many lines is, whatever its halves hold', () => {
+    expect(isSampleOfItsText(SAMPLE_MIN_LINES, () => 2)).toBe(true);
+    expect(isSampleOfItsText(SAMPLE_MIN_LINES - 1, () => 2)).toBe(false);
+    expect(isSampleOfItsText(SAMPLE_MIN_LINES - 1, () => 0)).toBe(true);
+  });
+
+  it('headToRestDistance: how far the rest of a window is from its head, by shares of the estimate', () => {
+    expect(headToRestDistance([1, 2, 0, 0, 0, 0], [2, 4, 0, 0, 0, 0])).toBeCloseTo(0, 9);
+    expect(headToRestDistance([1, 0, 0, 0, 0, 0], [1, 3, 0, 0, 0, 0])).toBeCloseTo(2, 9);
+    expect(headToRestDistance([3, 1, 0, 0, 0, 0], [4, 4, 0, 0, 0, 0])).toBeCloseTo(1, 9);
   });
 });
 
