@@ -11,6 +11,8 @@ export function code(functions?: number, seed?: number): string;
 export function cjsonPretty(script?: string, records?: number, seed?: number): string;
 /** JSON Lines: one minified record per line, a few hundred characters each. */
 export function minifiedJsonl(lines?: number, seed?: number): string;
+/** GeoJSON features, one to a line, about 1,500 characters each: a window holds fewer than 100 of them. */
+export function featureLines(lines?: number, seed?: number): string;
 /** Prose with one line at `at` far longer than the cap. */
 export function withLongLine(lines?: number, at?: number, longChars?: number, seed?: number): string;
 /**

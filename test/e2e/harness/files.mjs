@@ -96,6 +96,24 @@ export function minifiedJsonl(lines = 120, seed = 4) {
   })).join('\n') + '\n';
 }
 
+/** GeoJSON features, one to a line, about 1,500 characters each (a map layer's or an event feed's records): a
+ * window holds fewer than 100 of them. */
+export function featureLines(lines = 300, seed = 6) {
+  const r = rng(seed);
+  return Array.from({ length: lines }, (_, i) => JSON.stringify({
+    type: 'Feature', id: `ev${i + 1}`,
+    properties: {
+      mag: +(r() * 6).toFixed(2), time: 1_700_000_000_000 + Math.floor(r() * 1e9), status: 'reviewed',
+      place: `${Math.floor(r() * 200)} km ${pickOf(r, ['N', 'NNW', 'SE', 'W'])} of ${pickOf(r, WORDS)} ${pickOf(r, WORDS)}`,
+      description: Array.from({ length: 20 }, () => sentence(r, 8 + Math.floor(r() * 6))).join(' '),
+    },
+    geometry: {
+      type: 'Point',
+      coordinates: [+(r() * 360 - 180).toFixed(4), +(r() * 180 - 90).toFixed(4), +(r() * 30).toFixed(2)],
+    },
+  })).join('\n') + '\n';
+}
+
 /** @param {string} text */
 export const crlf = (text) => text.replace(/\n/g, '\r\n');
 /** @param {string} text */
