@@ -8,18 +8,18 @@
 // engine by test/e2e/rounds-sim.test.ts. docs/ROUNDS.md explains the table.
 //
 // Usage: node scripts/rounds.mjs [--file PATTERN] [--tokenizer NAME[,NAME]] [--mode windows|whole] [--cap N]
-//                                [--json FILE] [--trail] [--verify] [--from-json FILE] [--keep-state]
+//                                [--json FILE] [--trail] [--verify] [--from-json FILE] [--keep-state] [--path FILE]...
 //   --file: a regular expression on the file's id (package/path); --trail: print each Read of each case run;
+//   --path FILE (repeatable): measure these files in place of the corpus (your own, or text the corpus lacks);
 //   --tokenizer NAME*FACTOR: a model none of the five is, NAME's counts times FACTOR (claude-dense*1.3);
 //   --tokenizer NAME@length: an API without count_tokens (as behind many gateways): the engine counts each window
 //     by its length, round(chars / 4), / 2 for JSON (docs/ENGINE.md 3.3), and NAME counts the model's usage;
 //   --verify: check the fast window counts against whole-text counts on sampled windows, then run as usual;
 //   --from-json: print the tables of an earlier --json run (filters apply) without running anything;
 //   --keep-state: keep each machine's state directory (sessions, what memory.v1.json learned) and print where.
-import { readFileSync } from 'node:fs';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { rng } from './lib/corpus.mjs';
 import { estimate, simFile } from './lib/engine-sim.mjs';
 import { oracle } from './lib/oracle.mjs';
@@ -35,14 +35,19 @@ const baseOf = (/** @type {string} */ t) => (t.endsWith(BY_LENGTH) ? t.slice(0, 
 
 function parseArgs(/** @type {string[]} */ argv) {
   /** @type {{
-   *   file?: RegExp, tokenizers: string[], modes: Array<'windows' | 'whole'>, cap: number, json?: string,
-   *   fromJson?: string, trail: boolean, verify: boolean, cold?: boolean, noUsage?: boolean, keepState?: boolean,
+   *   file?: RegExp, paths: string[], tokenizers: string[], modes: Array<'windows' | 'whole'>, cap: number,
+   *   json?: string, fromJson?: string, trail: boolean, verify: boolean, cold?: boolean, noUsage?: boolean,
+   *   keepState?: boolean,
    * }} */
-  const o = { tokenizers: TOKENIZER_NAMES, modes: [...MODES], cap: 25_000, trail: false, verify: false };
+  const o = {
+    paths: /** @type {string[]} */ ([]), tokenizers: TOKENIZER_NAMES, modes: [...MODES], cap: 25_000, trail: false,
+    verify: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => { const v = argv[++i]; if (v === undefined) throw new Error(`${a} needs a value`); return v; };
     if (a === '--file') o.file = new RegExp(value(), 'i');
+    else if (a === '--path') o.paths.push(value());
     else if (a === '--tokenizer') o.tokenizers = value().split(',').map((t) => { tokenizerNamed(baseOf(t)); return t; });
     else if (a === '--mode') { const m = value(); if (m !== 'windows' && m !== 'whole') throw new Error('--mode windows|whole'); o.modes = [m]; }
     else if (a === '--cap') o.cap = Number(value());
@@ -87,6 +92,16 @@ function tally(s, oversize, needed) {
   };
 }
 
+/** `--path` files in place of the corpus: a user's own files, or a kind of text the corpus lacks. */
+function ownFiles(/** @type {string[]} */ paths) {
+  const files = paths.map((p) => {
+    const path = resolve(p);
+    if (!statSync(path).isFile()) throw new Error(`--path ${p} is not a file`);
+    return { id: relative(process.cwd(), path) || basename(path), path, cls: 'own', pkg: 'own' };
+  });
+  return { files, skipped: /** @type {string[]} */ ([]) };
+}
+
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   if (o.fromJson) {
@@ -98,7 +113,7 @@ async function main() {
     return;
   }
   const started = Date.now();
-  const { files: all, skipped } = corpusFiles();
+  const { files: all, skipped } = o.paths.length ? ownFiles(o.paths) : corpusFiles();
   const files = all.filter((f) => !o.file || o.file.test(f.id));
   if (files.length === 0) {
     console.log(skipped.length ? 'rounds: no corpus file available (offline and not cached); nothing measured.' : 'rounds: no file matches.');
