@@ -25,6 +25,8 @@ export interface Budget {
   similar?: readonly number[];
   /** The largest of the density's last steps over text alike (`safetyForChange`), when it took enough of them. */
   calm?: number;
+  /** The largest of the density's last steps over any text (`safetyForChange`), when it took enough of them. */
+  steady?: number;
   /** The engine counts by length, this many UTF-16 units a token (`countedByLength`): a window fits exactly when
    * its rounded length over this is within the cap, and nothing else decides. */
   charsPerCount?: number;

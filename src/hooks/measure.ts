@@ -11,6 +11,7 @@ import {
   LEARNED_SAFETY,
   PRIOR_SAFETY,
   safetyForChange,
+  STEADY_STEPS,
   type Weights,
 } from '../estimate/weights.js';
 import {
@@ -56,6 +57,8 @@ export interface Sizing {
   similar?: readonly number[];
   /** The largest of the density's last steps over text alike, when it took `CALM_STEPS` of them (weights.ts). */
   calm?: number;
+  /** The largest of the density's last steps over any text, when it took `STEADY_STEPS` of them (weights.ts). */
+  steady?: number;
   /** The engine counts by length (estimate/cap.ts, `countedByLength`): every window is sized exactly, by it. */
   byLength?: true;
 }
@@ -93,7 +96,7 @@ export const HOPEFUL_SIZING: Sizing = { ...PRIOR_SIZING, ratio: HOPEFUL_RATIO, s
  * fits, is named whole. Clamped, it would leave a tail of a few lines for a round of its own (two rounds for sure);
  * named whole, it takes one, or three if refused, and it is refused less than half the time. */
 export function sizingFor(
-  learned: Pick<Learned, 'ratio' | 'noFloor' | 'refused' | 'charsPerToken' | 'shares' | 'steps'> | undefined,
+  learned: Pick<Learned, 'ratio' | 'noFloor' | 'refused' | 'charsPerToken' | 'shares' | 'steps' | 'shifts'> | undefined,
   followOn = false,
   prior?: ModelPrior,
 ): Sizing {
@@ -108,6 +111,9 @@ export function sizingFor(
       ...(learned.shares ? { similar: learned.shares } : {}),
       ...(learned.shares && learned.steps && learned.steps.length >= CALM_STEPS
         ? { calm: Math.max(...learned.steps) }
+        : {}),
+      ...(learned.shares && learned.shifts && learned.shifts.length >= STEADY_STEPS
+        ? { steady: Math.max(...learned.shifts) }
         : {}),
     };
   }
@@ -199,6 +205,7 @@ export function budgetFor(path: string, cap: number, sizing: Sizing, maxLines: n
   if (sizing.charsPerToken) budget.charsPerToken = sizing.charsPerToken;
   if (sizing.similar) budget.similar = sizing.similar;
   if (sizing.calm !== undefined) budget.calm = sizing.calm;
+  if (sizing.steady !== undefined) budget.steady = sizing.steady;
   if (sizing.byLength) budget.charsPerCount = lengthDivisor(path);
   return budget;
 }
@@ -212,7 +219,7 @@ export function fitWindow(path: string, first: number, budget: Budget, deadline:
   let safety = Math.min(budget.safety, safetyForChange(0, budget.calm));
   for (;;) {
     const fit = fitOnce(path, first, { ...budget, safety }, deadline);
-    const needs = safetyForChange(shareDistance(sharesOf(fit.groups), similar), budget.calm);
+    const needs = safetyForChange(shareDistance(sharesOf(fit.groups), similar), budget.calm, budget.steady);
     if (fit.scan.timedOut || fit.lines === 0 || needs <= safety) return fit;
     safety = needs;
   }

@@ -3,7 +3,7 @@
 // result added to the model's next request), and a partial page's banner (the engine's count of the whole file).
 import { countedByLength } from '../estimate/cap.js';
 import { shareDistance } from '../estimate/groups.js';
-import { CALM_STEPS, SAME_TEXT_DISTANCE } from '../estimate/weights.js';
+import { CALM_STEPS, SAME_TEXT_DISTANCE, STEADY_STEPS } from '../estimate/weights.js';
 import { withFile } from '../state/memory.js';
 import {
   learnedFor,
@@ -108,6 +108,7 @@ function learnFromUsage(
   // of the next one's: its density is kept like a count's, with the plain margin, and not taught again by each window.
   const shares = usage?.sample ? usage.shares : undefined;
   const steps = usage && densitySteps(before, usage.ratio, shares);
+  const shifts = usage && densityShifts(before, usage.ratio, shares);
   // After a refusal, only a window that is a sample of its text replaces its count: the refused window's text is most
   // like the window that follows it, and a few long lines of changing text tell less than the engine's own count.
   const teaches = usage !== undefined && (shares !== undefined || before?.refused !== true);
@@ -118,6 +119,7 @@ function learnFromUsage(
         ratio: usage.ratio,
         ...(shares ? { shares } : {}),
         ...(steps ? { steps } : {}),
+        ...(shifts ? { shifts } : {}),
         // Once refused, a file is never sized to a gamble, and the refused window's characters per token bound
         // windows of text like it: learning from the usage alone, files of rows whose density wanders by a few
         // percent from window to window were refused twice (rounds benchmark).
@@ -135,7 +137,7 @@ function learnFromUsage(
   // refusals and calls under the old Claude tokenizer). With the plain margin: a later session's first window of
   // the file is never a gamble.
   if (learned && !before) {
-    const { shares: _local, steps: _alsoLocal, ...kept } = learned;
+    const { shares: _local, steps: _alsoLocal, shifts: _localToo, ...kept } = learned;
     ctx.store.updateMemory((m) => withFile(m, path, kept));
   }
   return learned;
@@ -150,9 +152,24 @@ export function densitySteps(
   shares: readonly number[] | undefined,
 ): number[] | undefined {
   if (!before?.shares || !shares || shareDistance(before.shares, shares) >= SAME_TEXT_DISTANCE) return undefined;
-  // Rounded: kept in the session file, where a few digits do.
-  const step = Math.round(Math.abs(Math.log(ratio / before.ratio)) * 1e5) / 1e5;
-  return [...(before.steps ?? []), step].slice(-CALM_STEPS);
+  return [...(before.steps ?? []), stepOf(before.ratio, ratio)].slice(-CALM_STEPS);
+}
+
+/** The density's steps over any text once a window of density `ratio` and shares `shares` follows the window that
+ * taught `before`; none when either window holds no shares (no sample of its text: the file has not held steady).
+ * Pure. */
+export function densityShifts(
+  before: Pick<Learned, 'ratio' | 'shares' | 'shifts'> | undefined,
+  ratio: number,
+  shares: readonly number[] | undefined,
+): number[] | undefined {
+  if (!before?.shares || !shares) return undefined;
+  return [...(before.shifts ?? []), stepOf(before.ratio, ratio)].slice(-STEADY_STEPS);
+}
+
+/** |ln| of one density over the one before, rounded: kept in the session file, where a few digits do. */
+function stepOf(before: number, ratio: number): number {
+  return Math.round(Math.abs(Math.log(ratio / before)) * 1e5) / 1e5;
 }
 
 /** The engine's count of the whole file, from the banner of its partial page, once it is in the transcript: learned

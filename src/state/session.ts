@@ -1,6 +1,6 @@
 // What one session remembers, and the pure rules that keep it small.
 import { GROUP_COUNT } from '../estimate/groups.js';
-import { CALM_STEPS } from '../estimate/weights.js';
+import { CALM_STEPS, STEADY_STEPS } from '../estimate/weights.js';
 import { allFinite, isFiniteNumber, isModelName, isRecord, ownValue, setOwn } from './record.js';
 
 /** What `pre` did to one Read, for `post` to explain. Keyed by tool_use_id. */
@@ -47,6 +47,9 @@ export interface Learned {
    * the next (|ln| of their ratio), newest last, at most `CALM_STEPS` (weights.ts): a file that held still gets a
    * narrower margin. */
   steps?: number[];
+  /** The same over windows of any text, at most `STEADY_STEPS` (weights.ts): a file whose density held steady while
+   * its text changed gets a narrower margin for changed text. */
+  shifts?: number[];
   at: number;
 }
 
@@ -267,8 +270,16 @@ export function isLearned(l: unknown): l is Learned {
       (Array.isArray(l.shares) &&
         l.shares.length === GROUP_COUNT &&
         l.shares.every((x) => isFiniteNumber(x) && x >= 0 && x <= 1))) &&
-    (l.steps === undefined ||
-      (Array.isArray(l.steps) && l.steps.length <= CALM_STEPS && l.steps.every((x) => isFiniteNumber(x) && x >= 0)))
+    stepsUpTo(l.steps, CALM_STEPS) &&
+    stepsUpTo(l.shifts, STEADY_STEPS)
+  );
+}
+
+/** Absent, or at most `most` finite steps of 0 or more. */
+function stepsUpTo(steps: unknown, most: number): boolean {
+  return (
+    steps === undefined ||
+    (Array.isArray(steps) && steps.length <= most && steps.every((x) => isFiniteNumber(x) && x >= 0))
   );
 }
 

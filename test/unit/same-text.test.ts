@@ -12,8 +12,10 @@ import {
   LEARNED_SAFETY,
   SAME_TEXT_SAFETY,
   safetyForChange,
+  STEADY_MULTIPLE,
+  STEADY_STEPS,
 } from '../../src/estimate/weights';
-import { densitySteps } from '../../src/hooks/usage';
+import { densityShifts, densitySteps } from '../../src/hooks/usage';
 import { budgetFor, fitWindow, fitsAtPoint, mayGamble, measureWindow, sizingFor } from '../../src/hooks/measure';
 import { isLearned } from '../../src/state/session';
 import { prose } from '../helpers/text';
@@ -122,6 +124,53 @@ describe('densitySteps: how far the density moved from one window of text alike 
   });
 });
 
+describe('a file whose density held steady while its text changed (pages of prose and code)', () => {
+  it('gets STEADY_MULTIPLE times its largest step for changed text, between the plain margin and the wide one', () => {
+    expect(safetyForChange(0.2, undefined, 0.02)).toBeCloseTo(1 + STEADY_MULTIPLE * 0.02, 12);
+    expect(safetyForChange(0.2, undefined, 0.001)).toBe(LEARNED_SAFETY);
+    expect(safetyForChange(0.2, undefined, 0.05)).toBe(CHANGED_TEXT_SAFETY);
+    // Text alike, and text that changed a little, keep their own margins: steadiness never narrows them.
+    expect(safetyForChange(0, undefined, 0.001)).toBe(SAME_TEXT_SAFETY);
+    expect(safetyForChange(0.02, undefined, 0.001)).toBe(LEARNED_SAFETY);
+  });
+
+  const a = sharesOf([30, 10, 0, 0, 0, 0]);
+  const b = sharesOf([5, 10, 20, 0, 0, 0]);
+  it('densityShifts adds each step over any text, newest last, and keeps the last STEADY_STEPS', () => {
+    let shifts: number[] | undefined;
+    let ratio = 1;
+    for (const [i, next] of [1.01, 1.005, 0.99, 1.02].entries()) {
+      shifts = densityShifts({ ratio, shares: i % 2 ? a : b, ...(shifts ? { shifts } : {}) }, next, i % 2 ? b : a);
+      ratio = next;
+    }
+    expect(shifts).toHaveLength(STEADY_STEPS);
+    expect(shifts?.[STEADY_STEPS - 1]).toBeCloseTo(Math.abs(Math.log(1.02 / 0.99)), 5);
+  });
+  it('starts over when either window held no shares (too few lines to tell)', () => {
+    expect(densityShifts({ ratio: 1, shifts: [0.001, 0.001] }, 1, a)).toBeUndefined();
+    expect(densityShifts({ ratio: 1, shares: a, shifts: [0.001] }, 1, undefined)).toBeUndefined();
+  });
+
+  // A file of two kinds of text in turn, a window of each: its windows are far apart by their shares.
+  const path = join(dir, 'prose-and-code.txt');
+  const code = Array.from({ length: 300 }, (_, i) => `  if (x${i} > ${i}) { y[${i}] = f(x${i}, "${i}"); }`).join('\n');
+  writeFileSync(path, `${prose(300)}\n${code}\n${prose(300)}\n${code}\n`);
+  const first = measureWindow(path, 1, 300, soon());
+  const fit = (shifts?: number[]) => {
+    const sizing = sizingFor({ ratio: 1, shares: sharesOf(first.groups), ...(shifts ? { shifts } : {}) }, true);
+    return fitWindow(path, 301, budgetFor(path, 6_000, sizing, 300), soon());
+  };
+  it('after STEADY_STEPS small steps, a window of changed text keeps more lines; fewer steps, or a large one, do not', () => {
+    const usual = fit();
+    expect(usual.safeTokens / usual.pointTokens).toBeCloseTo(CHANGED_TEXT_SAFETY, 12);
+    const steady = fit([0.004, 0.02, 0.002]);
+    expect(steady.safeTokens / steady.pointTokens).toBeCloseTo(1 + STEADY_MULTIPLE * 0.02, 12);
+    expect(steady.lines).toBeGreaterThan(usual.lines);
+    expect(fit([0.004, 0.02]).lines).toBe(usual.lines);
+    expect(fit([0.004, 0.04, 0.002]).lines).toBe(usual.lines);
+  });
+});
+
 describe('fitWindow for a file that held still', () => {
   // Rows of one CSV shape: alike from window to window.
   const path = join(dir, 'rows.csv');
@@ -157,6 +206,12 @@ describe('isLearned: shares read back from a file anyone could have damaged', ()
     expect(isLearned({ ...base, shares: new Array(GROUP_COUNT).fill('0.1') })).toBe(false);
     expect(isLearned({ ...base, shares: new Array(GROUP_COUNT).fill(2) })).toBe(false);
     expect(isLearned({ ...base, shares: { length: GROUP_COUNT } })).toBe(false);
+  });
+  it('keeps at most STEADY_STEPS shifts, each a finite number of 0 or more', () => {
+    expect(isLearned({ ...base, shifts: new Array(STEADY_STEPS).fill(0.001) })).toBe(true);
+    expect(isLearned({ ...base, shifts: new Array(STEADY_STEPS + 1).fill(0) })).toBe(false);
+    expect(isLearned({ ...base, shifts: [Number.NaN] })).toBe(false);
+    expect(isLearned({ ...base, shifts: [-1] })).toBe(false);
   });
   it('keeps at most CALM_STEPS steps, each a finite number of 0 or more', () => {
     expect(isLearned({ ...base, steps: [0.001, 0] })).toBe(true);
