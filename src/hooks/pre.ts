@@ -197,10 +197,14 @@ export function planWindow(
   const allOfFile = asked !== undefined && first === 1 && !overSizeCap && whole === 'engine';
   // Past the first window of a file, a window whose point estimate fits runs as asked: clamped, it would take two.
   // Once a count taught the density, only the last window of a reading does (the rest would be a tail of its own).
-  if (asked !== undefined && (allOfFile || mayGamble(sizing, true))) {
+  if (allOfFile) {
+    const all = measureWindow(file.path, 1, asked, deadline);
+    const tokens = all.pointTokens * sizing.ratio;
+    if (!all.scan.timedOut && all.scan.eof && tokens <= cap * WHOLE_READ_REACH)
+      return { kind: 'read-whole', askedLines: asked, tokens, updatedInput: wholeInput(input) };
+  }
+  if (asked !== undefined && mayGamble(sizing, true)) {
     const point = fitsAtPoint(file.path, first, asked, cap, sizing, deadline);
-    if (allOfFile && point.eof)
-      return { kind: 'read-whole', askedLines: asked, tokens: point.tokens, updatedInput: wholeInput(input) };
     const rest = point.eof || (readingLast !== undefined && first + asked - 1 >= readingLast);
     if (point.fits && mayGamble(sizing, rest)) return { kind: 'pass', reason: 'worth-the-risk' };
   }
@@ -213,6 +217,12 @@ export function planWindow(
   }
   return clampTo(input, first, asked, fit);
 }
+
+/** How far over the cap the point estimate of a window of all of a file under 256 KiB may be for it to be sent with no
+ * limit: the engine returns it whole when the model counts it under the cap (tokenizers count 0.65–1.3 times the
+ * estimate), and pages it otherwise, where the page's banner tells the file's count; it never refuses it. Clamped,
+ * the window takes two rounds for sure. */
+const WHOLE_READ_REACH = 1.5;
 
 /** How many times the engine's partial page a first window must hold to be sent instead of it. The page costs no
  * refusal, and its length and banner tell the whole file's count, which sizes every later window; the window is

@@ -138,6 +138,16 @@ describe('a window of all of a file that fits by its point estimate but not with
     }
   });
 
+  it('is sent with no limit up to 1.5 times over the cap by its point estimate, and clamped further over', () => {
+    // A sparser model counts it under the cap: whole, it takes one call where a clamp takes two for sure.
+    const point = small.cap / 1.04;
+    const input = { file_path: small.path, offset: 1, limit: small.lines + 50 };
+    expect(planWindow(input, small, Math.ceil(point / 1.45), PRIOR_SIZING, later).kind).toBe('read-whole');
+    expect(planWindow(input, small, Math.ceil(point / 1.55), PRIOR_SIZING, later).kind).toBe('clamp');
+    // A file the model was counted denser on by its learned ratio: its estimate in the model's tokens is what counts.
+    expect(planWindow(input, small, Math.ceil(point / 1.2), sizingFor({ ratio: 1.3 }), later).kind).toBe('clamp');
+  });
+
   it('is sent with no limit on a later reading too, where it would otherwise run as asked and risk a refusal', () => {
     // A cap 2% over the point estimate: over it with any margin a later window keeps.
     const tight = Math.ceil((small.cap / 1.04) * 1.02);
