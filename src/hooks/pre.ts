@@ -190,19 +190,18 @@ export function planWindow(
     }
     return { kind: 'pass', reason: 'first-line-over-cap' };
   }
-  // A window of all of a file under 256 KiB whose point estimate fits, where the margin does not: clamped, it takes
-  // two rounds for sure; sent with no limit, the engine returns it whole, or pages it when it counts over the cap
-  // (two rounds, and the page's banner tells the file's count), and never refuses it. So it is no gamble, and it
-  // goes before one: run as asked, the same window would be refused where the engine could page it.
-  const allOfFile = asked !== undefined && first === 1 && !overSizeCap && whole === 'engine';
+  // A window of all of a file under 256 KiB whose point estimate is within reach of the cap, where the margin does
+  // not fit: clamped, it takes two rounds for sure; sent with no limit, the engine returns it whole, or pages it when
+  // it counts over the cap (two rounds, and the page's banner tells the file's count), and never refuses it. So it is
+  // no gamble, and it goes before one: run as asked, the same window would be refused where the engine could page it.
+  // Where the engine counts by length, the count is known: only a window that fits is sent so.
+  if (asked !== undefined && first === 1 && !overSizeCap && whole === 'engine') {
+    const reach = sizing.byLength ? 1 : WHOLE_READ_REACH;
+    const all = fitsAtPoint(file.path, 1, asked, cap * reach, sizing, deadline);
+    if (all.eof) return { kind: 'read-whole', askedLines: asked, tokens: all.tokens, updatedInput: wholeInput(input) };
+  }
   // Past the first window of a file, a window whose point estimate fits runs as asked: clamped, it would take two.
   // Once a count taught the density, only the last window of a reading does (the rest would be a tail of its own).
-  if (allOfFile) {
-    const all = measureWindow(file.path, 1, asked, deadline);
-    const tokens = all.pointTokens * sizing.ratio;
-    if (!all.scan.timedOut && all.scan.eof && tokens <= cap * WHOLE_READ_REACH)
-      return { kind: 'read-whole', askedLines: asked, tokens, updatedInput: wholeInput(input) };
-  }
   if (asked !== undefined && mayGamble(sizing, true)) {
     const point = fitsAtPoint(file.path, first, asked, cap, sizing, deadline);
     const rest = point.eof || (readingLast !== undefined && first + asked - 1 >= readingLast);

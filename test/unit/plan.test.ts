@@ -4,9 +4,16 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { continuation, measureWindow, namedWindow, PRIOR_SIZING, sizingFor } from '../../src/hooks/measure';
+import {
+  continuation,
+  LENGTH_SIZING,
+  measureWindow,
+  namedWindow,
+  PRIOR_SIZING,
+  sizingFor,
+} from '../../src/hooks/measure';
 import { WHOLE_FILE_MAX_BYTES } from '../../src/estimate/cap';
-import { FOLLOW_SAFETY, PRIOR_SAFETY } from '../../src/estimate/weights';
+import { FOLLOW_SAFETY, PRIOR_SAFETY, WEIGHTS } from '../../src/estimate/weights';
 import { planWindow } from '../../src/hooks/pre';
 import { prose } from '../helpers/text';
 
@@ -146,6 +153,20 @@ describe('a window of all of a file that fits by its point estimate but not with
     expect(planWindow(input, small, Math.ceil(point / 1.55), PRIOR_SIZING, later).kind).toBe('clamp');
     // A file the model was counted denser on by its learned ratio: its estimate in the model's tokens is what counts.
     expect(planWindow(input, small, Math.ceil(point / 1.2), sizingFor({ ratio: 1.3 }), later).kind).toBe('clamp');
+    // So does a model whose counts raised the prior's weights (memory.v1.json): 1.3 times every weight.
+    const denser = Object.fromEntries(Object.entries(WEIGHTS).map(([k, w]) => [k, w * 1.3])) as typeof WEIGHTS;
+    expect(planWindow(input, small, Math.ceil(point / 1.2), PRIOR_SIZING, later).kind).toBe('read-whole');
+    expect(planWindow(input, small, Math.ceil(point / 1.2), { ...PRIOR_SIZING, weights: denser }, later).kind)
+      .toBe('clamp');
+  });
+
+  it('where the engine counts by length, is clamped when its length is over the cap: the count is known', () => {
+    const counted = small.stat.size / 4;
+    const input = { file_path: small.path, offset: 1, limit: small.lines + 50 };
+    expect(planWindow(input, small, Math.ceil(counted * 1.01), LENGTH_SIZING, later)).toEqual({
+      kind: 'pass', reason: 'fits',
+    });
+    expect(planWindow(input, small, Math.ceil(counted / 1.2), LENGTH_SIZING, later).kind).toBe('clamp');
   });
 
   it('is sent with no limit on a later reading too, where it would otherwise run as asked and risk a refusal', () => {
