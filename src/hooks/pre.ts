@@ -195,14 +195,16 @@ export function planWindow(
   // it counts over the cap (two rounds, and the page's banner tells the file's count), and never refuses it. So it is
   // no gamble, and it goes before one: run as asked, the same window would be refused where the engine could page it.
   // Where the engine counts by length, the count is known: only a window that fits is sent so.
+  let overReach = false;
   if (asked !== undefined && first === 1 && !overSizeCap && whole === 'engine') {
     const reach = sizing.byLength ? 1 : WHOLE_READ_REACH;
     const all = fitsAtPoint(file.path, 1, asked, cap * reach, sizing, deadline);
     if (all.eof) return { kind: 'read-whole', askedLines: asked, tokens: all.tokens, updatedInput: wholeInput(input) };
+    overReach = !all.fits; // then it does not fit at the cap either: no second scan for the gamble below
   }
   // Past the first window of a file, a window whose point estimate fits runs as asked: clamped, it would take two.
   // Once a count taught the density, only the last window of a reading does (the rest would be a tail of its own).
-  if (asked !== undefined && mayGamble(sizing, true)) {
+  if (asked !== undefined && !overReach && mayGamble(sizing, true)) {
     const point = fitsAtPoint(file.path, first, asked, cap, sizing, deadline);
     const rest = point.eof || (readingLast !== undefined && first + asked - 1 >= readingLast);
     if (point.fits && mayGamble(sizing, rest)) return { kind: 'pass', reason: 'worth-the-risk' };
