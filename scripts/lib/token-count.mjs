@@ -4,7 +4,7 @@
 // Interior blocks are counted once per file and tokenizer; only the two end pieces of a window are new text.
 // `verifyAdditivity` checks that claim against whole-text counts (scripts/rounds.mjs --verify).
 import { createRequire } from 'node:module';
-import { TOKEN_CLASSES, claudeDenseFrom, o200kByClass, REAL } from './tokenizers.mjs';
+import { HELD_OUT, TOKEN_CLASSES, claudeDenseFrom, o200kByClass, REAL } from './tokenizers.mjs';
 import { windowText } from './engine-sim.mjs';
 
 const require = createRequire(import.meta.url);
@@ -53,6 +53,8 @@ const MAKERS = {
   'claude-dense': () => claudeDense,
 };
 export const TOKENIZER_NAMES = Object.keys(MAKERS);
+// Named only when asked for (`--tokenizer r50k`): not in the default run.
+for (const [name, f] of Object.entries(HELD_OUT)) MAKERS[name] = () => plain(name, f);
 
 /** @type {Map<string, Tokenizer>} */
 const made = new Map();
@@ -70,7 +72,7 @@ export function tokenizerNamed(name) {
     t = { ...base, name, finish: (m) => Math.ceil(base.finish(m) * factor) };
   } else {
     const make = MAKERS[name];
-    if (!make) throw new Error(`unknown tokenizer ${name}; one of ${TOKENIZER_NAMES.join(', ')}, or NAME*FACTOR`);
+    if (!make) throw new Error(`unknown tokenizer ${name}; one of ${Object.keys(MAKERS).join(', ')}, or NAME*FACTOR`);
     t = make();
   }
   made.set(name, t);

@@ -2,6 +2,7 @@
 // public count_tokens figures for Claude 4.7 (docs/CALIBRATION.md, "The Claude-dense tokenizer").
 import { encode as o200k, decode as o200kDecode } from 'gpt-tokenizer/encoding/o200k_base';
 import { encode as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+import { encode as r50k } from 'gpt-tokenizer/encoding/r50k_base';
 import { countTokens as claudeLegacy } from '@anthropic-ai/tokenizer';
 import llama3 from 'llama3-tokenizer-js';
 
@@ -17,6 +18,13 @@ export const REAL = {
   cl100k: (s) => cl100k(s, PLAIN).length,
   llama3: (s) => llama3.encode(s, { bos: false, eos: false }).length,
   'claude-legacy': (s) => claudeLegacy(s),
+};
+
+/** Tokenizers that neither the estimate nor any decision of the pager was fitted or tuned on, to try the pager on a
+ * model none of the five is, with a real vocabulary: r50k_base (GPT-2 and GPT-3) has no token for a run of spaces,
+ * so indented code counts far denser than under any of the five. Never in the default run. */
+export const HELD_OUT = {
+  r50k: (s) => r50k(s, PLAIN).length,
 };
 
 /** Token classes of o200k tokens, by the characters a token decodes to: a word with its leading space, a word
