@@ -215,10 +215,10 @@ function printTable(results, o, nFiles, skipped, ms) {
   console.log('calls: total over the files; ratio to the oracle (the least possible). refusals: windows the engine refused (first: the');
   console.log('first window of a file). pager>bare: files where the pager took more calls (and the bare reader saw no more');
   console.log('lines). >1 refusal: files with more than one refusal of a window starting on a line some window holds.');
-  console.log('unseen: lines never returned (oversize: lines no window holds).');
+  console.log('unseen: lines never returned (oversize: lines no window holds). lost: unseen lines some window holds.');
   console.log('not oversize: the pager\'s calls less those whose window starts on a line no window holds.');
-  const head = ['tokenizer', 'mode', 'oracle', 'pager (ratio)', 'not oversize', 'bare (ratio)', 'refusals p/b', 'first p/b', 'pager>bare', '>1 refusal p/b', 'unseen p/b', 'oversize'];
-  const widths = [13, 8, 7, 15, 13, 15, 13, 10, 11, 15, 14, 9];
+  const head = ['tokenizer', 'mode', 'oracle', 'pager (ratio)', 'not oversize', 'bare (ratio)', 'refusals p/b', 'first p/b', 'pager>bare', '>1 refusal p/b', 'unseen p/b', 'oversize', 'lost p/b'];
+  const widths = [13, 8, 7, 15, 13, 15, 13, 10, 11, 15, 14, 9, 9];
   const row = (/** @type {string[]} */ cells) => cells.map((c, i) => (i < 2 ? c.padEnd(/** @type {number} */ (widths[i])) : c.padStart(/** @type {number} */ (widths[i])))).join(' ');
   console.log(row(head));
   const groups = [];
@@ -238,7 +238,8 @@ function printTable(results, o, nFiles, skipped, ms) {
       String(rs.filter(pagerMore).length),
       `${rs.filter((r) => r.pager.avoidableRefusals > 1).length}/${rs.filter((r) => r.bare.avoidableRefusals > 1).length}`,
       `${sum(rs, (r) => r.pager.neverSeen)}/${sum(rs, (r) => r.bare.neverSeen)}`,
-      String(sum(rs, (r) => r.oracle.oversize))]));
+      String(sum(rs, (r) => r.oracle.oversize)),
+      `${sum(rs, (r) => r.pager.neverSeenFits)}/${sum(rs, (r) => r.bare.neverSeenFits)}`]));
   }
   const ratio = (/** @type {any} */ r) => r.pager.calls / r.oracle.calls;
   /** @type {Map<string, any>} the worst case of each file some window of which fits */
@@ -267,6 +268,11 @@ function printTable(results, o, nFiles, skipped, ms) {
   if (pagerWorse.length) {
     console.log('\npager took more calls than the bare engine (pager/bare/oracle):');
     for (const l of cases(pagerWorse, (r) => ` ${r.pager.calls}/${r.bare.calls}/${r.oracle.calls}`)) console.log(l);
+  }
+  const lost = results.filter((r) => r.pager.neverSeenFits > 0);
+  if (lost.length) {
+    console.log('\npager never returned lines some window holds (lines):');
+    for (const l of cases(lost, (r) => ` ${r.pager.neverSeenFits}`)) console.log(l);
   }
   const manyRefused = results.filter((r) => r.pager.avoidableRefusals > 1);
   if (manyRefused.length) {
