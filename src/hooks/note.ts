@@ -8,6 +8,8 @@ const MAX_PATH = 160;
 export interface NextWindow {
   first: number;
   lines: number;
+  /** A line named alone though its estimate is over the cap (a model may count it under): that estimate. */
+  overByEstimate?: number;
 }
 
 /** Lines that alone estimate over the cap: no window holding them fits. */
@@ -152,6 +154,10 @@ function nextSentence(w: ShortWindow): string {
     return `${unseen}; ${call} is the rest of ${w.askedLast === undefined ? 'the file' : 'the requested window'}${on}.${banner}`;
   }
   if (w.hopeful) return `${unseen}; ${hopefulCall(w.hopeful)}.${banner}`;
+  if (next.overByEstimate !== undefined) {
+    return `${unseen}; ${call} (line ${next.first} alone, about ${Math.round(next.overByEstimate)} tokens by the estimate, which tokenizers `
+      + `count from 0.65 to 1.3 times: it may fit) reads on.${banner}`;
+  }
   return `${unseen}; ${call} (${linesWord(next)}) is the most that fits next under the ${w.cap}-token cap.${banner}`;
 }
 

@@ -481,7 +481,12 @@ function afterRefusal(
     after: undefined,
   };
   if (fitsLines === 0) {
-    const last = refusedLast ?? Number.MAX_SAFE_INTEGER;
+    // A refused window that a note of ours named (a line named alone that the model counted over the cap) is part of
+    // its reading: the way on is past it, to the end of what the model asked for, not to the end of that window.
+    const ofReading =
+      request.kind === 'window' ? readingContinued(state, file.path, size, mtimeMs, first, request.lines) : undefined;
+    const readingLast = ofReading ? ofReading.askedLast || Number.MAX_SAFE_INTEGER : undefined;
+    const last = Math.max(refusedLast ?? Number.MAX_SAFE_INTEGER, readingLast ?? 0);
     const past = skipOversize(file.path, first, last, budget, ctx.deadline);
     if (!past?.oversize) return silent('nothing-to-advise');
     advice.oversize = past.oversize;

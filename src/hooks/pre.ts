@@ -13,6 +13,7 @@ import {
   mayGamble,
   measureWindow,
   sizingFrom,
+  SPARSEST_REACH,
   type Sizing,
 } from './measure.js';
 import { clampedNote } from './note.js';
@@ -194,10 +195,11 @@ export function planWindow(
   // not fit: clamped, it takes two rounds for sure; sent with no limit, the engine returns it whole, or pages it when
   // it counts over the cap (two rounds, and the page's banner tells the file's count), and never refuses it. So it is
   // no gamble, and it goes before one: run as asked, the same window would be refused where the engine could page it.
-  // Where the engine counts by length, the count is known: only a window that fits is sent so.
+  // Where the engine counts by length, the count is known: only a window that fits is sent so. The reach is
+  // SPARSEST_REACH: more would help only a model sparser than any measured.
   let overReach = false;
   if (asked !== undefined && first === 1 && !overSizeCap && whole === 'engine') {
-    const reach = sizing.byLength ? 1 : WHOLE_READ_REACH;
+    const reach = sizing.byLength ? 1 : SPARSEST_REACH;
     const all = fitsAtPoint(file.path, 1, asked, cap * reach, sizing, deadline);
     if (all.eof) return { kind: 'read-whole', askedLines: asked, tokens: all.tokens, updatedInput: wholeInput(input) };
     overReach = !all.fits; // then it does not fit at the cap either: no second scan for the gamble below
@@ -219,11 +221,6 @@ export function planWindow(
   return clampTo(input, first, asked, fit);
 }
 
-/** How far over the cap the point estimate of a window of all of a file under 256 KiB may be for it to be sent with no
- * limit: the engine returns it whole when the model counts it under the cap (tokenizers count 0.65–1.3 times the
- * estimate), and pages it otherwise, where the page's banner tells the file's count; it never refuses it. Clamped,
- * the window takes two rounds for sure. */
-const WHOLE_READ_REACH = 1.5;
 
 /** How many times the engine's partial page a first window must hold to be sent instead of it. The page costs no
  * refusal, and its length and banner tell the whole file's count, which sizes every later window; the window is

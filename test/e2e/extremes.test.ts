@@ -77,6 +77,49 @@ describe('one 450,000-character line among normal lines', () => {
   }
 });
 
+describe('a long line over the cap by the estimate that the model counts under it', () => {
+  // Minified code: the estimate takes it at about 1.22 times the cap, o200k (the stand-in's tokenizer) at 0.86.
+  // Tokenizers count 0.65-1.3 times the estimate, so before any count of the file the line may fit: the note names it
+  // alone, and it is read. Passed over as a line no window holds, it was never read (vue.global.prod.js's line 7 in
+  // the rounds benchmark, under o200k, cl100k and Llama 3).
+  const AT = 401;
+  const dir = tempDir('near-line');
+  const minified = Array.from({ length: 1800 }, (_, i) => `var a${i}=function(b){return b+${i}};`).join('');
+  const lines = F.prose(800, 71).split('\n');
+  const path = F.put(dir, 'bundle.txt', [...lines.slice(0, AT - 1), minified, ...lines.slice(AT - 1)].join('\n'));
+
+  it('every line is read exactly once, the long line alone, and no note calls it over the cap', async () => {
+    const s = await readSession({ cwd: dir, hooks: 'pager', targets: [{ path, offset: 1, limit: 2000 }] });
+    expect(s.ok, s.run.stderr).toBe(true);
+    const c = s.cursor(path);
+    const trail = trailOf(c);
+    const cov = coverage(path, c.received, { except: [] });
+    expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong) }, trail)
+      .toEqual({ missing: '', duplicated: '', wrong: '' });
+    expect(c.steps.some((st) => st.asked.offset === AT && st.asked.limit === 1 && !st.isError), trail).toBe(true);
+    const notes = c.steps.flatMap((st) => st.notes).join('\n');
+    expect(notes).not.toContain(`Line ${AT} alone is over the cap`);
+    expect(c.steps.filter((st) => st.isError), trail).toEqual([]);
+  }, ENGINE_TIMEOUT);
+
+  it('a model that counts it over the cap refuses the line once, and the note goes on past it to the end', async () => {
+    // 1.3 times o200k's count: about 28,000 tokens for the line.
+    const s = await readSession({ cwd: dir, hooks: 'pager', scale: 1.3, targets: [{ path, offset: 1, limit: 2000 }] });
+    expect(s.ok, s.run.stderr).toBe(true);
+    const c = s.cursor(path);
+    const trail = trailOf(c);
+    const cov = coverage(path, c.received, { except: [AT] });
+    expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong) }, trail)
+      .toEqual({ missing: '', duplicated: '', wrong: '' });
+    const refused = c.steps.filter((st) => st.isError);
+    expect(refused.map((st) => [st.asked.offset, st.asked.limit]), trail).toEqual([[AT, 1]]);
+    const note = refused[0]!.notes.join('\n');
+    expect(note).toContain(`Line ${AT} alone is over the cap`);
+    expect(note).toMatch(new RegExp(`offset=${AT + 1} limit=\\d+`));
+    expect(c.gaveUp).toBe(false);
+  }, ENGINE_TIMEOUT);
+});
+
 describe('a 4 MiB file', () => {
   const dir = tempDir('4mib');
   const path = F.put(dir, 'big.txt', F.proseOfSize(4 * 1024 * 1024, 62));

@@ -1,6 +1,7 @@
 // Lines that alone may be over the cap: the note names a line's estimate as the one that judged it, with the weights
 // a model's counts taught (a line "about 21168 tokens" was called over a cap of 25,000 before), and a line that only
-// the margin keeps out is read, not passed over.
+// the margin keeps out, or that a model sparser than the estimate may count under the cap before any count of the
+// file, is read, not passed over: a line passed over is never read.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,5 +59,34 @@ describe('continuation past a line that only the margin keeps out', () => {
     const next = continuation(over, 2, 3, 25_000, sizingFor(undefined), Date.now() + 10_000);
     expect(next?.oversize).toMatchObject({ first: 2, last: 2 });
     expect(next?.window).toEqual({ first: 3, lines: 1 });
+  });
+
+  // Tokenizers count 0.65-1.3 times the estimate: a line estimated at 1.3 times the cap may count 0.85 of it (under
+  // o200k, vue.global.prod.js's line 7 is estimated at 34,000 tokens and counts 21,800).
+  const within = join(dir, 'within.txt');
+  const unitsNear = Math.floor((25_000 * 1.3) / perUnit);
+  writeFileSync(within, `short line\n${unit.repeat(unitsNear)}\nafter it\n`);
+
+  it('names alone a line over the cap by its estimate but within the sparsest tokenizer\'s reach, before any count', () => {
+    expect(measureWindow(within, 2, 1, Date.now() + 10_000).pointTokens).toBeGreaterThan(25_000 * 1.25);
+    const next = continuation(within, 2, 3, 25_000, sizingFor(undefined), Date.now() + 10_000);
+    expect(next?.oversize).toBeUndefined();
+    // The note says it is over the cap by the estimate, and may fit.
+    const estimate = measureWindow(within, 2, 1, Date.now() + 10_000).pointTokens;
+    expect(next?.window).toEqual({ first: 2, lines: 1, overByEstimate: estimate });
+  });
+
+  it('passes over the same line once a count of the file taught its density', () => {
+    const next = continuation(within, 2, 3, 25_000, sizingFor({ ratio: 1 }), Date.now() + 10_000);
+    expect(next?.oversize).toMatchObject({ first: 2, last: 2 });
+    expect(next?.window).toEqual({ first: 3, lines: 1 });
+  });
+
+  it('does not pass over a line because a model\'s counts of other files raised the estimate', () => {
+    // Raised 1.5 times by refusals of other text, the line under the cap would be called 1.44 times over it.
+    const weights = Object.fromEntries(Object.entries(WEIGHTS).map(([k, w]) => [k, w * 1.5])) as Weights;
+    const next = continuation(path, 2, 3, 25_000, { ...sizingFor(undefined), weights }, Date.now() + 10_000);
+    expect(next?.oversize).toBeUndefined();
+    expect(next?.window).toEqual({ first: 2, lines: 1 });
   });
 });
