@@ -156,7 +156,7 @@ function nextSentence(w: ShortWindow): string {
   if (w.hopeful) return `${unseen}; ${hopefulCall(w.hopeful)}.${banner}`;
   if (next.overByEstimate !== undefined) {
     return `${unseen}; ${call} (line ${next.first} alone, about ${Math.round(next.overByEstimate)} tokens by the estimate, which tokenizers `
-      + `count from 0.65 to 1.3 times: it may fit) reads on.${banner}`;
+      + `count from 0.6 to 1.3 times: it may fit) reads on.${banner}`;
   }
   return `${unseen}; ${call} (${linesWord(next)}) is the most that fits next under the ${w.cap}-token cap.${banner}`;
 }

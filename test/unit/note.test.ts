@@ -12,7 +12,7 @@ describe('shortWindowNote: what the model is told after a window came back short
 
   it('a line named alone though its estimate is over the cap: says so, and that it may fit, not that it fits', () => {
     const note = shortWindowNote({ ...base, askedLast: 3000, because: 'clamped', end: 3000, next: { first: 1100, lines: 1, overByEstimate: 31234.6 } });
-    expect(note).toBe('read-ceiling-pager: /repo/big.txt has 3001 lines. This Read returned lines 1-1099 of the requested 1-3000, the most that fits under the 25000-token Read cap. Lines 1100-3000 are not shown yet; offset=1100 limit=1 (line 1100 alone, about 31235 tokens by the estimate, which tokenizers count from 0.65 to 1.3 times: it may fit) reads on.');
+    expect(note).toBe('read-ceiling-pager: /repo/big.txt has 3001 lines. This Read returned lines 1-1099 of the requested 1-3000, the most that fits under the 25000-token Read cap. Lines 1100-3000 are not shown yet; offset=1100 limit=1 (line 1100 alone, about 31235 tokens by the estimate, which tokenizers count from 0.6 to 1.3 times: it may fit) reads on.');
   });
 
   it('after a clamp whose rest does not fit: names the window that fits next, not the leftover', () => {

@@ -76,6 +76,12 @@ describe('continuation past a line that only the margin keeps out', () => {
     expect(next?.window).toEqual({ first: 2, lines: 1, overByEstimate: estimate });
   });
 
+  it('names alone a line at 1.6 times the cap too: minified code counts down to 0.62 times its estimate', () => {
+    const far = join(dir, 'far.txt');
+    writeFileSync(far, `short line\n${unit.repeat(Math.floor((25_000 * 1.6) / perUnit))}\nafter it\n`);
+    expect(continuation(far, 2, 3, 25_000, sizingFor(undefined), Date.now() + 10_000)?.window).toMatchObject({ first: 2, lines: 1 });
+  });
+
   it('passes over the same line once a count of the file taught its density', () => {
     const next = continuation(within, 2, 3, 25_000, sizingFor({ ratio: 1 }), Date.now() + 10_000);
     expect(next?.oversize).toMatchObject({ first: 2, last: 2 });
