@@ -144,8 +144,8 @@ function afterSuccess(
   const byLength = memory !== undefined && countsByLength(state, memory, ctx.now);
   const sizing = !file || !memory
     ? undefined
-    : ((asked.because === 'partial-page' && !cut && !byLength
-        ? fromPartialPage(state, file, out, cap, ctx.deadline)
+    : ((asked.because === 'partial-page' && !byLength
+        ? fromPartialPage(state, file, out, cap, ctx.deadline, cut ? out.content?.length : undefined)
         : undefined) ?? sizingFrom(state, memory, fileKey(file), bannerPending === undefined, ctx.now));
   const next = file && sizing ? continuation(file.path, shownLast + 1, end, cap, sizing, ctx.deadline) : undefined;
   const fitted = next?.window ?? (next ? undefined : { first: shownLast + 1, lines: end - shownLast });
@@ -272,19 +272,25 @@ function readOn(
 }
 
 /** The engine sized its partial page from its count of the whole file: about `lines × cap / tokens × 0.85` lines
- * (fewer, if its page then estimated over the cap). So the page's length gives that count, or a little more,
- * before the banner that holds it reaches the transcript. Undefined when the file's density is known already. */
+ * (fewer, if its page then estimated over the cap), or, where no line page fits, an excerpt of about
+ * `cap × chars / tokens × 0.85` characters. So the page's length gives that count, or a little more, before the
+ * banner that holds it reaches the transcript. Undefined when the file's density is known already. `excerpt`: the
+ * characters of the engine's excerpt, when the page is one. */
 function fromPartialPage(
   state: SessionState,
   file: FileAtHand,
   out: PostToolUse['tool_response']['file'],
   cap: number,
   deadline: number,
+  excerpt?: number,
 ): Sizing | undefined {
-  if (learnedFor(state, file.path, file.stat.size, file.stat.mtimeMs) || out.numLines < 2) return undefined;
+  if (learnedFor(state, file.path, file.stat.size, file.stat.mtimeMs)) return undefined;
+  if (excerpt === undefined ? out.numLines < 2 : excerpt <= 0) return undefined;
   const whole = measureWindow(file.path, 1, Infinity, deadline);
   if (whole.scan.timedOut || whole.pointTokens <= 0) return undefined;
-  const tokens = (out.totalLines * cap * ENGINE_PAGE_FILL) / out.numLines;
+  const tokens = excerpt === undefined
+    ? (out.totalLines * cap * ENGINE_PAGE_FILL) / out.numLines
+    : (whole.chars * cap * ENGINE_PAGE_FILL) / excerpt;
   return sizingFor({ ratio: tokens / whole.pointTokens }, true);
 }
 

@@ -73,3 +73,23 @@ describe('a first line over the cap, in a file under 256 KiB', () => {
     }
   });
 });
+
+describe('a file that is one line over the cap, whose estimate is low for the model', () => {
+  // Arabic with its vowel marks: the estimate takes it at about 0.62 of what o200k counts, so the line is over the
+  // cap by the estimate only a little, where a line within 1.7 times the cap is named alone before any count of the
+  // file. The engine's excerpt tells that count (it is sized by it), so the note calls the line over the cap, and
+  // does not send the model back for the same excerpt.
+  const dir = tempDir('excerpt-low');
+  const path = put(dir, 'verses.txt', `${'بِسْمِ ٱللَّهِ ٱلرَّحْمَٰنِ ٱلرَّحِيمِ '.repeat(1500)}\n`);
+
+  it('read whole: one Read, the excerpt, and the note says the line is over the cap and nothing is left', async () => {
+    const s = await readSession({ cwd: dir, hooks: 'pager', targets: [{ path }] });
+    expect(s.ok, s.run.stderr).toBe(true);
+    const c = s.cursor(path);
+    const trail = c.steps.map((st) => `${JSON.stringify(st.asked)} ${st.notes.join(' | ').slice(0, 400)}`).join('\n');
+    expect(c.steps, trail).toHaveLength(1);
+    const note = c.steps[0]!.notes.find((t) => t.includes('read-ceiling-pager')) ?? '';
+    expect(note, trail).toContain('Line 1 alone is over the cap');
+    expect(note, trail).toContain('Nothing is left of the file.');
+  }, ENGINE_TIMEOUT);
+});

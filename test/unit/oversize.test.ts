@@ -79,7 +79,8 @@ describe('continuation past a line that only the margin keeps out', () => {
   it('names alone a line at 1.6 times the cap too: minified code counts down to 0.62 times its estimate', () => {
     const far = join(dir, 'far.txt');
     writeFileSync(far, `short line\n${unit.repeat(Math.floor((25_000 * 1.6) / perUnit))}\nafter it\n`);
-    expect(continuation(far, 2, 3, 25_000, sizingFor(undefined), Date.now() + 10_000)?.window).toMatchObject({ first: 2, lines: 1 });
+    const next = continuation(far, 2, 3, 25_000, sizingFor(undefined), Date.now() + 10_000);
+    expect(next?.window).toMatchObject({ first: 2, lines: 1 });
   });
 
   it('passes over the same line once a count of the file taught its density', () => {
