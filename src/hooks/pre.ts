@@ -221,7 +221,6 @@ export function planWindow(
   return clampTo(input, first, asked, fit);
 }
 
-
 /** How many times the engine's partial page a first window must hold to be sent instead of it. The page costs no
  * refusal, and its length and banner tell the whole file's count, which sizes every later window; the window is
  * sized by the estimate alone, which may call a line over the cap that the model's count would take. So the page
