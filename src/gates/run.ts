@@ -3,7 +3,7 @@
 // returned to io.ts; anything unexpected means no answer.
 import { regularFile, resolvedPath, type HookContext } from '../hooks/context.js';
 import { silentResult, type HookName, type HookResult, type Respond } from '../hooks/output.js';
-import { findToolUse as toolUse, readTailBytes } from '../hooks/transcript.js';
+import { agentTranscript, findToolUse as toolUse, readTailBytes } from '../hooks/transcript.js';
 import { isRecord } from '../state/record.js';
 import type { SessionState } from '../state/session.js';
 import type { Gate } from './names.js';
@@ -16,7 +16,7 @@ import {
   withRejectedEdit, withSeen,
 } from './state.js';
 import {
-  agentTranscript, liveResults, readTail, REJECTION_TAIL_BYTES, USER_REJECT, userRejections,
+  liveResults, readTail, REJECTION_TAIL_BYTES, USER_REJECT, userRejections,
 } from './transcript.js';
 
 export { hookGates } from './names.js';

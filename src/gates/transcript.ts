@@ -1,8 +1,6 @@
 // What the session transcript says about earlier calls: which the user rejected in the permission dialog, and
 // which results the model still has in its conversation. Reading is bounded to the tail; parsing is pure and
 // tolerant (the first line of a tail may be cut, and records the gates do not know are skipped).
-import { statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { readTailBytes } from '../hooks/transcript.js';
 import { isRecord } from '../state/record.js';
 
@@ -22,20 +20,6 @@ export function readTail(
 ): { text: string; fromStart: boolean } | undefined {
   const buf = readTailBytes(path, bytes);
   return buf && { text: buf.toString('utf8'), fromStart: buf.length < bytes };
-}
-
-/** A subagent's own transcript (<session dir>/subagents/agent-<id>.jsonl) when the engine keeps one, else the
- * session's: a subagent's results live in its own file. */
-export function agentTranscript(
-  transcriptPath: string | undefined, sessionId: string, agentId: string | undefined,
-): string | undefined {
-  if (!transcriptPath || !agentId || !/^[A-Za-z0-9_-]{1,128}$/.test(agentId) || !/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) return transcriptPath;
-  const own = join(dirname(transcriptPath), sessionId, 'subagents', `agent-${agentId}.jsonl`);
-  try {
-    return statSync(own).isFile() ? own : transcriptPath;
-  } catch {
-    return transcriptPath;
-  }
 }
 
 /** tool_use_ids the user rejected in the permission dialog: the engine records the result with

@@ -16,6 +16,8 @@ export type ReadInput = z.infer<typeof ReadInput>;
 const common = {
   session_id: z.string(),
   transcript_path: z.optional(z.string()),
+  /** Set on a subagent's calls, whose transcript_path is still the session's (docs/ENGINE.md). */
+  agent_id: z.optional(z.string()),
   tool_name: z.literal('Read'),
   tool_use_id: z.string(),
   tool_input: ReadInput,

@@ -11,6 +11,7 @@ import { handlePre } from './pre.js';
 import { tooSmallToMatter } from './small.js';
 import { pause, readStdin, SCAN_DEADLINE_MS } from './stdin.js';
 import { appendTrace, traceLine, tracePath } from './trace.js';
+import { agentTranscript } from './transcript.js';
 
 /** Waiting for the session lock gives up here; a hook that cannot record its plan explains its clamp itself. */
 export const LOCK_DEADLINE_MS = 8_500;
@@ -106,7 +107,7 @@ export function respond(name: HookName, json: unknown, ctx: HookContext): HookRe
     if (tooSmallToMatter(json, ctx.env)) return silentResult('small-or-not-a-file');
     const event = PreToolUse.safeParse(json);
     if (!event.success) return silentResult('not-a-read-event');
-    const decision = handlePre(event.data, ctx);
+    const decision = handlePre(inOwnTranscript(event.data), ctx);
     if ('pass' in decision) return silentResult(decision.pass);
     // Last line of the promise, whatever the handler computed: only `limit` lowered (and offset 0 → 1), or a window
     // from line 1 read whole.
@@ -120,9 +121,16 @@ export function respond(name: HookName, json: unknown, ctx: HookContext): HookRe
   }
   const event = PostEvent.safeParse(json);
   if (!event.success) return silentResult('not-a-read-event');
-  const note = handlePost(event.data, ctx);
+  const note = handlePost(inOwnTranscript(event.data), ctx);
   if (typeof note !== 'string') return silentResult(note.silent);
   return { kind: 'note', event: event.data.hook_event_name, context: note };
+}
+
+/** The event with the transcript of the conversation that made the call: a subagent's hooks are handed the session's
+ * transcript, while its calls, their results and its requests' usage are written to its own. */
+function inOwnTranscript<E extends PreToolUse | PostEvent>(event: E): E {
+  const own = agentTranscript(event.transcript_path, event.session_id, event.agent_id);
+  return own === event.transcript_path ? event : { ...event, transcript_path: own };
 }
 
 /** True when `next` is `input` with a positive integer `limit` no larger than the one asked (any, when none

@@ -2,6 +2,7 @@
 // ran; when another hook shortened a window, the transcript still holds what the model asked for (the engine
 // writes the assistant's tool_use line before it runs any hook).
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { isRecord } from '../state/record.js';
 
 /** The tool_use is among the last lines written: the tail is enough, whatever the transcript's size. */
@@ -25,6 +26,29 @@ export interface ModelCall {
   model: string | undefined;
   /** The id of the model's message: parallel calls share it. */
   messageId?: string;
+  /** Which conversation made the call: the session's, or a subagent's (`conversationOf`). */
+  conversation: string;
+}
+
+/** The conversation a record belongs to: a subagent's records are marked `isSidechain`, with its `agentId`; its own
+ * transcript holds only those, and older engines wrote them into the session's too. */
+function conversationOf(record: Record<string, unknown>): string {
+  if (record.isSidechain !== true) return 'session';
+  return typeof record.agentId === 'string' ? `agent ${record.agentId}` : 'agent';
+}
+
+/** A subagent's own transcript (<session dir>/subagents/agent-<id>.jsonl) when the engine keeps one, else the
+ * session's: a subagent's results live in its own file. */
+export function agentTranscript(
+  transcriptPath: string | undefined, sessionId: string, agentId: string | undefined,
+): string | undefined {
+  if (!transcriptPath || !agentId || !/^[A-Za-z0-9_-]{1,128}$/.test(agentId) || !/^[A-Za-z0-9_-]{1,128}$/.test(sessionId)) return transcriptPath;
+  const own = join(dirname(transcriptPath), sessionId, 'subagents', `agent-${agentId}.jsonl`);
+  try {
+    return statSync(own).isFile() ? own : transcriptPath;
+  } catch {
+    return transcriptPath;
+  }
 }
 
 /** The transcript's size in bytes, or undefined when it is not a regular file: what tells that records were added
@@ -92,7 +116,12 @@ function toolUseIn(line: string, toolUseId: string): ModelCall | undefined {
   if (!Array.isArray(content)) return undefined;
   for (const b of content) {
     if (isRecord(b) && b.type === 'tool_use' && b.id === toolUseId && typeof b.name === 'string' && isRecord(b.input)) {
-      const call: ModelCall = { name: b.name, input: b.input, model: typeof model === 'string' ? model : undefined };
+      const call: ModelCall = {
+        name: b.name,
+        input: b.input,
+        model: typeof model === 'string' ? model : undefined,
+        conversation: conversationOf(record),
+      };
       if (typeof id === 'string') call.messageId = id;
       return call;
     }
@@ -186,8 +215,7 @@ export function findResultTokens(jsonl: string, toolUseId: string): ResultTokens
     } catch {
       continue;
     }
-    // A subagent's records (older engines wrote them here too) belong to another conversation.
-    if (!isRecord(record) || record.isSidechain === true) continue;
+    if (!isRecord(record) || conversationOf(record) !== call.conversation) continue;
     if (record.type === 'user' && isRecord(record.message) && Array.isArray(record.message.content)) {
       const other = record.message.content.some(
         (b) => isRecord(b) && b.type === 'tool_result' && b.tool_use_id !== toolUseId,

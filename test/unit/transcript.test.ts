@@ -1,5 +1,8 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findBannerCount, findResultTokens, findToolInput, findToolUse, findUsageToCome, otherReads } from '../../src/hooks/transcript';
+import { agentTranscript, findBannerCount, findResultTokens, findToolInput, findToolUse, findUsageToCome, otherReads } from '../../src/hooks/transcript';
 
 const line = (id: string, input: object) => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', id, name: 'Read', input }] } });
 
@@ -26,7 +29,7 @@ describe('findToolInput finds the model\'s own input in the transcript tail', ()
 describe('what else the transcript tail tells', () => {
   it('the model that wrote a tool_use', () => {
     const jsonl = `${JSON.stringify({ type: 'assistant', message: { model: 'claude-opus-5-5', content: [{ type: 'tool_use', id: 'toolu_M', name: 'Read', input: { file_path: '/m' } }] } })}\n`;
-    expect(findToolUse(jsonl, 'toolu_M')).toEqual({ name: 'Read', input: { file_path: '/m' }, model: 'claude-opus-5-5' });
+    expect(findToolUse(jsonl, 'toolu_M')).toEqual({ name: 'Read', input: { file_path: '/m' }, model: 'claude-opus-5-5', conversation: 'session' });
   });
 
   it('the engine\'s whole-file count from the banner of a partial page (its read_truncation_notice record)', () => {
@@ -48,7 +51,7 @@ describe('findToolUse reads only the assistant\'s tool_use records', () => {
       line('toolu_A', { file_path: '/a', limit: 5 }),
       '{"type":"user","message":{"content":[{"type":"tool_use","id":"toolu_A","name":"Read","input":{"file_path":"/x"}}]}}',
     ].join('\n');
-    expect(findToolUse(jsonl, 'toolu_A')).toEqual({ name: 'Read', input: { file_path: '/a', limit: 5 }, model: undefined });
+    expect(findToolUse(jsonl, 'toolu_A')).toEqual({ name: 'Read', input: { file_path: '/a', limit: 5 }, model: undefined, conversation: 'session' });
   });
 
   it('the other Reads: parallel windows of the same message (one assistant record each), and earlier ones', () => {
@@ -104,6 +107,31 @@ describe('findResultTokens: what a tool result added to the model\'s next reques
     expect(findResultTokens(jsonl, 'toolu_A')?.tokens).toBe(6_000 - 50);
   });
 
+  /** A record of subagent `agentId`: the engine marks each one so, in its own transcript or (older engines) here. */
+  const of = (agentId: string, record: string) => JSON.stringify({ ...JSON.parse(record), isSidechain: true, agentId });
+
+  it('in a subagent\'s own transcript, where every record is its own, its next reply counts', () => {
+    const jsonl = [
+      of('a1', assistant('msg_1', ['toolu_A'], usage(20_000, 50))),
+      of('a1', result('toolu_A')),
+      JSON.stringify({ type: 'api-request', agentId: 'a1' }),
+      of('a1', assistant('msg_2', [], usage(26_000))),
+    ].join('\n');
+    expect(findToolUse(jsonl, 'toolu_A')?.conversation).toBe('agent a1');
+    expect(findResultTokens(jsonl, 'toolu_A')?.tokens).toBe(6_000 - 50);
+  });
+
+  it('another subagent\'s reply in between is another conversation, and so is the session\'s', () => {
+    const jsonl = [
+      of('a1', assistant('msg_1', ['toolu_A'], usage(20_000, 50))),
+      of('a1', result('toolu_A')),
+      of('a2', assistant('msg_x', [], usage(90_000))),
+      assistant('msg_y', [], usage(70_000)),
+      of('a1', assistant('msg_2', [], usage(27_000))),
+    ].join('\n');
+    expect(findResultTokens(jsonl, 'toolu_A')?.tokens).toBe(7_000 - 50);
+  });
+
   it('thinking the reply wrote is not subtracted: it may not be sent again, so the result is never undercounted', () => {
     const jsonl = [
       assistant('msg_1', ['toolu_A'], usage(20_000, 1_050, { output_tokens_details: { thinking_tokens: 1_000 } })),
@@ -157,5 +185,21 @@ describe('findResultTokens: what a tool result added to the model\'s next reques
     expect(findUsageToCome(JSON.stringify({ type: 'assistant', message: { id: 'msg_1', content: [{ type: 'tool_use', id: 'toolu_A', name: 'Read', input: {} }] } }), 'toolu_A')).toBe(false);
     expect(findUsageToCome(assistant('msg_1', ['toolu_A'], usage(10, 10)), 'toolu_A')).toBe(false);
     expect(findUsageToCome(assistant('msg_1', ['toolu_A'], usage(20_000)), 'toolu_X')).toBe(false);
+  });
+});
+
+describe('agentTranscript: where a subagent\'s calls are written', () => {
+  it('its own transcript when the engine keeps one, else the session\'s; an id that is not a name stays out of paths', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rcp-agent-'));
+    const session = join(dir, 's1.jsonl');
+    writeFileSync(session, '');
+    mkdirSync(join(dir, 's1', 'subagents'), { recursive: true });
+    const own = join(dir, 's1', 'subagents', 'agent-a1.jsonl');
+    writeFileSync(own, '');
+    expect(agentTranscript(session, 's1', 'a1')).toBe(own);
+    expect(agentTranscript(session, 's1', 'a2')).toBe(session); // none written yet, or an older engine
+    expect(agentTranscript(session, 's1', undefined)).toBe(session); // the main conversation
+    expect(agentTranscript(session, 's1', '../../s1')).toBe(session);
+    expect(agentTranscript(undefined, 's1', 'a1')).toBeUndefined();
   });
 });
