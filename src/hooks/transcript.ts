@@ -27,14 +27,15 @@ export interface ModelCall {
   /** The id of the model's message: parallel calls share it. */
   messageId?: string;
   /** Which conversation made the call: the session's, or a subagent's (`conversationOf`). */
-  conversation: string;
+  conversation: string | undefined;
 }
 
 /** The conversation a record belongs to: a subagent's records are marked `isSidechain`, with its `agentId`; its own
- * transcript holds only those, and older engines wrote them into the session's too. */
-function conversationOf(record: Record<string, unknown>): string {
+ * transcript holds only those, and older engines wrote them into the session's too. Undefined for a subagent's
+ * record without its id: parallel subagents' records could not be told apart. */
+function conversationOf(record: Record<string, unknown>): string | undefined {
   if (record.isSidechain !== true) return 'session';
-  return typeof record.agentId === 'string' ? `agent ${record.agentId}` : 'agent';
+  return typeof record.agentId === 'string' ? `agent ${record.agentId}` : undefined;
 }
 
 /** A subagent's own transcript (<session dir>/subagents/agent-<id>.jsonl) when the engine keeps one, else the
@@ -203,7 +204,7 @@ function recordAt(jsonl: string, at: number): unknown {
  * between them shrank the conversation (a compaction, or the API clearing old results). Pure. */
 export function findResultTokens(jsonl: string, toolUseId: string): ResultTokens | undefined {
   const call = findToolUse(jsonl, toolUseId);
-  const calling = call && callingRequest(jsonl, call);
+  const calling = call?.conversation !== undefined ? callingRequest(jsonl, call) : undefined;
   if (!call || !calling) return undefined;
   const { before, from } = calling;
   let read = from;
@@ -262,7 +263,7 @@ const LEAST_REQUEST_INPUT = 1000;
  * records the API's usage, and the call was its message's only one. Pure. */
 export function findUsageToCome(jsonl: string, toolUseId: string): boolean {
   const call = findToolUse(jsonl, toolUseId);
-  const calling = call && callingRequest(jsonl, call);
+  const calling = call?.conversation !== undefined ? callingRequest(jsonl, call) : undefined;
   return calling !== undefined && calling.before.input >= LEAST_REQUEST_INPUT;
 }
 

@@ -132,6 +132,18 @@ describe('findResultTokens: what a tool result added to the model\'s next reques
     expect(findResultTokens(jsonl, 'toolu_A')?.tokens).toBe(7_000 - 50);
   });
 
+  it('nothing for a subagent\'s call whose records do not name it: another subagent\'s reply could not be told apart', () => {
+    const unnamed = (record: string) => JSON.stringify({ ...JSON.parse(record), isSidechain: true });
+    const jsonl = [
+      unnamed(assistant('msg_1', ['toolu_A'], usage(20_000, 50))),
+      unnamed(result('toolu_A')),
+      unnamed(assistant('msg_x', [], usage(90_000))),
+    ].join('\n');
+    expect(findToolUse(jsonl, 'toolu_A')?.conversation).toBeUndefined();
+    expect(findUsageToCome(jsonl, 'toolu_A')).toBe(false);
+    expect(findResultTokens(jsonl, 'toolu_A')).toBeUndefined();
+  });
+
   it('thinking the reply wrote is not subtracted: it may not be sent again, so the result is never undercounted', () => {
     const jsonl = [
       assistant('msg_1', ['toolu_A'], usage(20_000, 1_050, { output_tokens_details: { thinking_tokens: 1_000 } })),
