@@ -26,7 +26,8 @@ import {
 } from '../state/memory.js';
 import type { HookContext } from './context.js';
 import { modelPrior, type ModelPrior } from '../state/model.js';
-import { learnedFor, type SessionState } from '../state/session.js';
+import { learnedFor, withModel, type SessionState } from '../state/session.js';
+import { modelCall } from './transcript.js';
 import { scanWindow, type ScanResult } from '../estimate/window.js';
 import type { Learned } from '../state/session.js';
 import type { NextWindow, OversizeLines } from './note.js';
@@ -179,6 +180,13 @@ export function sizingFrom(
     followOn,
     modelPrior(observationsOf(memory, state.model ?? memory.lastModel, now)),
   );
+}
+
+/** The session's state as one call sees it: with the model that made the call, as the transcript names it. The
+ * session's own is the last model that taught it something, and a subagent may run another: the engine checks this
+ * call against its own model's counts. Where the call's record is not written yet, the session's. */
+export function asCalledBy(state: SessionState, transcriptPath: string | undefined, toolUseId: string): SessionState {
+  return withModel(state, modelCall(transcriptPath, toolUseId)?.model);
 }
 
 /** The file's density as a count taught it, this session or an earlier one. */

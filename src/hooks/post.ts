@@ -20,6 +20,7 @@ import {
 import { regularFile, resolvedPath, type HookContext } from './context.js';
 import { ReadInput, type PostEvent, type PostToolUse, type PostToolUseFailure } from './input.js';
 import {
+  asCalledBy,
   budgetFor,
   continuation,
   countsByLength,
@@ -140,13 +141,14 @@ function afterSuccess(
   const cap = plan?.cap ?? resolveCap(ctx.env, state.cap).cap;
   // Read once for every sizing below: it is up to 256 KiB of JSON.
   const memory = file ? ctx.store.readMemory() : undefined;
+  const called = memory ? asCalledBy(state, event.transcript_path, event.tool_use_id) : state;
   // Where the engine counts by length, every window is sized exactly: no page's length or usage to learn from.
-  const byLength = memory !== undefined && countsByLength(state, memory, ctx.now);
+  const byLength = memory !== undefined && countsByLength(called, memory, ctx.now);
   const sizing = !file || !memory
     ? undefined
     : ((asked.because === 'partial-page' && !byLength
         ? fromPartialPage(state, file, out, cap, ctx.deadline, cut ? out.content?.length : undefined)
-        : undefined) ?? sizingFrom(state, memory, fileKey(file), bannerPending === undefined, ctx.now));
+        : undefined) ?? sizingFrom(called, memory, fileKey(file), bannerPending === undefined, ctx.now));
   const next = file && sizing ? continuation(file.path, shownLast + 1, end, cap, sizing, ctx.deadline) : undefined;
   const fitted = next?.window ?? (next ? undefined : { first: shownLast + 1, lines: end - shownLast });
   const after = fitted && namedWindow(fitted, lastLine, out.totalLines, asked.last);
@@ -391,8 +393,15 @@ function askedByModel(event: PostToolUse, returnedFirst: number): Asked {
 }
 
 /** How this file's windows are sized (`followOn`: for a window after the first). */
-function sizingOf(state: SessionState, ctx: HookContext, file: FileAtHand, followOn: boolean): Sizing {
-  return sizingFrom(state, ctx.store.readMemory(), fileKey(file), followOn, ctx.now);
+function sizingOf(
+  state: SessionState,
+  ctx: HookContext,
+  file: FileAtHand,
+  followOn: boolean,
+  event: { transcript_path?: string | undefined; tool_use_id: string },
+): Sizing {
+  const called = asCalledBy(state, event.transcript_path, event.tool_use_id);
+  return sizingFrom(called, ctx.store.readMemory(), fileKey(file), followOn, ctx.now);
 }
 
 /** A notebook over the cap: the engine counts all of its cells whatever the window, and says to use offset and
@@ -428,7 +437,7 @@ function afterRefusal(
   const endsNl = endsWithNewline(file.path, size);
 
   let cap: number;
-  let sizing = sizingOf(state, ctx, file, false);
+  let sizing = sizingOf(state, ctx, file, false, event);
   let charsPerToken: number | undefined;
   let refusedLast: number | undefined;
   let refusedToEnd = false;

@@ -6,6 +6,7 @@ import type { HookContext } from './context.js';
 import { fileAtRisk } from './small.js';
 import type { PreToolUse, ReadInput } from './input.js';
 import {
+  asCalledBy,
   budgetFor,
   fitsAtPoint,
   fitWindow,
@@ -73,7 +74,7 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   const file = fileAtRisk(input.file_path, event.cwd, ctx.env);
   if (!file) return { pass: 'small-file' };
 
-  const stored = ctx.store.read(event.session_id);
+  const stored = asCalledBy(ctx.store.read(event.session_id), event.transcript_path, event.tool_use_id);
   const cap = resolveCap(ctx.env, stored.cap).cap;
   const { size, mtimeMs } = file.stat;
   const reading = readingOf(stored, file.path, size, mtimeMs);
