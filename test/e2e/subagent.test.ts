@@ -50,6 +50,9 @@ async function inSubagent(): Promise<Reading> {
   const s = await scriptSession({
     cwd: dirname(path), hooks: 'pager', count, usage: true, thinkMs: MODEL_THINK_MS, allowedTools: 'Read,Agent',
     timeoutMs: ENGINE_TIMEOUT - 20_000,
+    // Some engines (2.1.287) ask the auto-mode classifier about an Agent call even when it is allowed; unanswered,
+    // it blocks the call and no subagent starts. The stand-in's classifier lets it run.
+    classify: () => false,
     script: [{
       calls: [{
         name: 'Agent',
@@ -82,7 +85,12 @@ describe('a subagent reading a file over 256 KiB whole, with the pager (cap 25,0
       .toEqual({ missing: '', duplicated: '', wrong: '' });
   });
 
+  afterAll(() => {
+    if (main && agent) console.log(`Read calls (offset/limit asked)\n  main     ${main.calls.join(', ')}\n  subagent ${agent.calls.join(', ')}`);
+  });
+
   it('the subagent takes no more Read calls than the main conversation: its windows are sized by its own usage', () => {
+    expect(agent.calls.length, 'the subagent read nothing').toBeGreaterThan(1);
     expect(agent.calls.length, `subagent ${agent.calls.join(', ')}\nmain     ${main.calls.join(', ')}`)
       .toBeLessThanOrEqual(main.calls.length);
   });
