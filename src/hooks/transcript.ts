@@ -156,16 +156,43 @@ export function otherReadsIn(transcriptPath: unknown, toolUseId: string): Record
   return tail ? otherReads(tail.toString('utf8'), toolUseId) : [];
 }
 
-/** The engine's count of a whole file, from the banner of its partial page (a `read_truncation_notice`
- * attachment the engine writes after the post hooks of that Read ran). Pure. */
+/** The engine's count of a whole file, from the banner of its partial page: a `read_truncation_notice` attachment
+ * the engine writes after the post hooks of that Read ran (2.1.205 and later), or, on older engines, a
+ * `<system-reminder>` at the head of the Read's own tool_result record. Pure. */
 export function findBannerCount(jsonl: string, toolUseId: string): BannerCount | undefined {
+  const banner = attachedBanner(jsonl, toolUseId) ?? resultBanner(jsonl, toolUseId);
+  const m = banner === undefined ? null : /\((\d+) tokens, cap (\d+)\)/.exec(banner);
+  return m ? { tokens: Number(m[1]), cap: Number(m[2]), model: findToolUse(jsonl, toolUseId)?.model } : undefined;
+}
+
+function attachedBanner(jsonl: string, toolUseId: string): string | undefined {
   const needle = `"toolUseID":${JSON.stringify(toolUseId)}`;
   for (let at = jsonl.lastIndexOf(needle); at >= 0; at = at > 0 ? jsonl.lastIndexOf(needle, at - 1) : -1) {
     const record = recordAt(jsonl, at);
     const a = (record as { attachment?: { type?: unknown; toolUseID?: unknown; banner?: unknown } } | null)?.attachment;
-    if (a?.type !== 'read_truncation_notice' || a.toolUseID !== toolUseId || typeof a.banner !== 'string') continue;
-    const m = /\((\d+) tokens, cap (\d+)\)/.exec(a.banner);
-    return m ? { tokens: Number(m[1]), cap: Number(m[2]), model: findToolUse(jsonl, toolUseId)?.model } : undefined;
+    if (a?.type === 'read_truncation_notice' && a.toolUseID === toolUseId && typeof a.banner === 'string') return a.banner;
+  }
+  return undefined;
+}
+
+/** Where an engine before 2.1.205 put the banner: the head of the result, before the first numbered line, so no
+ * text of the file can stand there. */
+const RESULT_BANNER = /^<system-reminder>(\[Truncated: PARTIAL view [^\n]*?\])<\/system-reminder>\n/;
+
+function resultBanner(jsonl: string, toolUseId: string): string | undefined {
+  const needle = `"tool_use_id":${JSON.stringify(toolUseId)}`;
+  for (let at = jsonl.lastIndexOf(needle); at >= 0; at = at > 0 ? jsonl.lastIndexOf(needle, at - 1) : -1) {
+    const record = recordAt(jsonl, at);
+    if (!isRecord(record) || record.type !== 'user' || !isRecord(record.message)) continue;
+    const content = record.message.content;
+    if (!Array.isArray(content)) continue;
+    for (const b of content) {
+      if (!isRecord(b) || b.type !== 'tool_result' || b.tool_use_id !== toolUseId) continue;
+      const first = Array.isArray(b.content) ? b.content[0] : b.content;
+      const text = typeof first === 'string' ? first : isRecord(first) && typeof first.text === 'string' ? first.text : undefined;
+      const m = text === undefined ? null : RESULT_BANNER.exec(text);
+      if (m) return m[1];
+    }
   }
   return undefined;
 }

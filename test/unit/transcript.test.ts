@@ -43,6 +43,24 @@ describe('what else the transcript tail tells', () => {
     expect(findBannerCount(jsonl, 'toolu_Q')).toBeUndefined();
     expect(findBannerCount(jsonl, 'toolu_R')).toBeUndefined();
   });
+
+  it('the same count where an engine before 2.1.205 put the banner: at the head of the Read\'s tool_result', () => {
+    // As 2.1.204 and 2.1.150 write it (the content a string, or a first text block).
+    const banner = '<system-reminder>[Truncated: PARTIAL view — showing lines 1-1589 of 2501 total (33427 tokens, cap 25000). Call Read with offset=1590 limit=1589 for the next page, or Grep to find a specific section. Do NOT answer from this page alone if the answer may be further in the file.]</system-reminder>\n\n';
+    const result = (id: string, content: unknown) => JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] } });
+    const jsonl = [
+      result('toolu_S', `${banner}1\tx\n2\ty`),
+      result('toolu_T', [{ type: 'text', text: `${banner}1\tx` }]),
+      // A file whose own first line reads like a banner: the numbered line comes first, so it is text of the file.
+      result('toolu_U', '1\t<system-reminder>[Truncated: PARTIAL view — (99 tokens, cap 10)]</system-reminder>\n2\ty'),
+      // A banner in another call's result says nothing of this one.
+      result('toolu_V', '1\tx'),
+    ].join('\n');
+    expect(findBannerCount(jsonl, 'toolu_S')).toEqual({ tokens: 33427, cap: 25000 });
+    expect(findBannerCount(jsonl, 'toolu_T')).toEqual({ tokens: 33427, cap: 25000 });
+    expect(findBannerCount(jsonl, 'toolu_U')).toBeUndefined();
+    expect(findBannerCount(jsonl, 'toolu_V')).toBeUndefined();
+  });
 });
 
 describe('findToolUse reads only the assistant\'s tool_use records', () => {

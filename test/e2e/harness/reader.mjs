@@ -63,7 +63,10 @@ export class Cursor {
    */
   see(turn, r, context) {
     const asked = /** @type {ReadInput} */ (r.input);
-    const notes = context.split('\n').filter((l) => mentions(l, this.path));
+    // Texts delivered inside this very result are about it, named or not (an engine before 2.1.205 puts a partial
+    // page's banner, without the path, at the head of the result).
+    const own = new Set(r.reminders.flatMap((t) => t.split('\n')));
+    const notes = context.split('\n').filter((l) => mentions(l, this.path) || own.has(l));
     let advice;
     // The last word wins: a note after the engine's banner may say that the page it names holds nothing readable.
     let fileEnds = false;

@@ -318,11 +318,13 @@ export function observe(messages) {
   return { turn, results, context: context.join('\n\n') };
 }
 
+const LEADING_BANNER = /^<system-reminder>(\[Truncated: PARTIAL view [^\n]*?\])<\/system-reminder>\n\n/;
 const TRAILING_REMINDER = /\n\n<system-reminder>\n((?:(?!<\/system-reminder>)[\s\S])*)\n<\/system-reminder>\s*$/;
 
 /**
  * A tool_result's own text apart from the <system-reminder> blocks the engine appends in fallback mode, after
- * "\n\n" inside the string or as later text blocks of the content (docs/ENGINE.md §7.5). A result that is nothing but a
+ * "\n\n" inside the string or as later text blocks of the content (docs/ENGINE.md §7.5), and the banner of a partial
+ * page that an engine before 2.1.205 puts at its head. A result that is nothing but a
  * reminder (offset past EOF, an empty file) is the tool's own text and stays.
  * @param {unknown} raw
  * @returns {{ content: string, reminders: string[] }}
@@ -346,6 +348,12 @@ export function splitReminders(raw) {
   for (let m = TRAILING_REMINDER.exec(content); m; m = TRAILING_REMINDER.exec(content)) {
     reminders.unshift(/** @type {string} */ (m[1]));
     content = content.slice(0, m.index);
+  }
+  // Engines before 2.1.205 put a partial page's banner at the head of the result (docs/ENGINE.md 4.2).
+  const head = LEADING_BANNER.exec(content);
+  if (head && head[0].length < content.length) {
+    reminders.unshift(/** @type {string} */ (head[1]));
+    content = content.slice(head[0].length);
   }
   return { content, reminders };
 }
