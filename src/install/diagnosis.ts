@@ -9,9 +9,9 @@ export const SUPPORTED_NODE = '>=20.0.0';
 export const MIN_NODE_MAJOR = 20;
 
 /** The Claude Code versions the pager was verified on, oldest to pinned (`npm run test:engines`, scripts/engines.json;
- * a unit test keeps them equal). Before the oldest, the engine gives a whole-file read over the cap a page and no
- * word that it is partial. */
-export const VERIFIED_ENGINES = { oldest: '2.1.205', newest: '2.1.332' } as const;
+ * a unit test keeps them equal). Before the oldest, the engine refuses a whole-file read over the cap where it
+ * would page it (2.1.144 and older), and runs an exec-form hook without its arguments (2.1.137 and older). */
+export const VERIFIED_ENGINES = { oldest: '2.1.145', newest: '2.1.332' } as const;
 
 export type Level = 'ok' | 'warn' | 'fail';
 export interface Finding { level: Level; topic: string; text: string }
@@ -81,7 +81,7 @@ export function engineFinding(version: string | undefined): Finding {
   const range = `${VERIFIED_ENGINES.oldest} to ${VERIFIED_ENGINES.newest}`;
   if (!version) return { level: 'warn', topic: 'engine', text: '`claude` is not on the PATH here, so its version is unknown' };
   if (compareVersions(version, VERIFIED_ENGINES.oldest) < 0) {
-    return { level: 'warn', topic: 'engine', text: `Claude Code ${version} (claude on PATH) is older than the versions the pager was verified on (${range}): a whole-file read over the cap may come back cut short with no word of it; update Claude Code` };
+    return { level: 'warn', topic: 'engine', text: `Claude Code ${version} (claude on PATH) is older than the versions the pager was verified on (${range}): there a whole-file read over the cap is refused, not paged, and the oldest run the pager's exec-form hooks without their arguments; update Claude Code` };
   }
   if (compareVersions(version, VERIFIED_ENGINES.newest) > 0) {
     return { level: 'warn', topic: 'engine', text: `Claude Code ${version} (claude on PATH) is newer than the versions the pager was verified on (${range}): it fails open, but the engine's limits may have moved` };

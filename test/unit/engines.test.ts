@@ -40,10 +40,10 @@ describe('doctor on the engine version', () => {
     }
   });
 
-  it('warns below the range: a whole-file read may come back cut short', () => {
-    const f = engineFinding('2.1.204');
+  it('warns below the range: a whole-file read over the cap is refused there', () => {
+    const f = engineFinding('2.1.144');
     expect(f.level).toBe('warn');
-    expect(f.text).toBe(`Claude Code 2.1.204 (claude on PATH) is older than the versions the pager was verified on (${range}): a whole-file read over the cap may come back cut short with no word of it; update Claude Code`);
+    expect(f.text).toBe(`Claude Code 2.1.144 (claude on PATH) is older than the versions the pager was verified on (${range}): there a whole-file read over the cap is refused, not paged, and the oldest run the pager's exec-form hooks without their arguments; update Claude Code`);
     expect(engineFinding('2.0.77').level).toBe('warn');
   });
 
