@@ -33,6 +33,8 @@ export type ShortBecause =
   | 'over-size'
   /** A Read with no limit of a file under 256 KiB over the cap ran as a window, not as the engine's partial page. */
   | 'edit-guard'
+  /** The same, because this session's engine refuses such a read where later engines page it. */
+  | 'whole-refused'
   /** The same, because the engine's partial page would have held far fewer lines than the window. */
   | 'short-page'
   /** The engine's own partial page of a Read with no limit. */
@@ -105,6 +107,11 @@ export function shortWindowNote(w: ShortWindow): string {
     case 'edit-guard':
       parts.push(
         `A Read without limit of this file would return a partial page, which does not count as reading the file for Edit, so this Read returned ${returned} as a window${fits}.`,
+      );
+      break;
+    case 'whole-refused':
+      parts.push(
+        `This engine refuses a Read without limit of a file over the cap (it refused one this session), so this Read returned ${returned} as a window${fits}.`,
       );
       break;
     case 'short-page':

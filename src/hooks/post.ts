@@ -13,6 +13,7 @@ import {
   withoutPlan,
   withReading,
   withSeen,
+  withWholeReadsRefused,
   type Plan,
   type Reading,
   type SessionState,
@@ -49,7 +50,7 @@ import {
   type ShortBecause,
 } from './note.js';
 import { parseRefusal, type Refusal } from './refusal.js';
-import { askedLines, classifyRead, firstLine, notLines } from './request.js';
+import { askedLines, classifyRead, firstLine, notLines, type ReadRequest } from './request.js';
 import { modelCall, modelInput, otherReadsIn, usageToCome } from './transcript.js';
 import { learnFromTranscript } from './usage.js';
 
@@ -343,7 +344,9 @@ function askedFor(
           ? 'over-size'
           : plan.enginePage !== undefined
             ? 'short-page'
-            : 'edit-guard',
+            : state.refusesWholeReads
+              ? 'whole-refused'
+              : 'edit-guard',
     };
   } else if (input.limit !== undefined) {
     asked = askedByModel(event, returnedFirst);
@@ -413,6 +416,12 @@ function notebookRefused(event: PostToolUseFailure, refusal: Extract<Refusal, { 
   return notebookNote({ path: event.tool_input.file_path, tokens: refusal.tokens, cap: refusal.cap, cells });
 }
 
+/** A token refusal of this Read says the engine refuses what later engines page (docs/ENGINE.md 2.6): a Read with no
+ * limit, from line 1, of a file under 256 KiB. Pure. */
+export function refusesWholeRead(request: ReadRequest, size: number): boolean {
+  return request.kind === 'whole' && size <= WHOLE_FILE_MAX_BYTES;
+}
+
 function fileKey(file: FileAtHand): { path: string; size: number; mtimeMs: number } {
   return { path: file.path, size: file.stat.size, mtimeMs: file.stat.mtimeMs };
 }
@@ -465,9 +474,11 @@ function afterRefusal(
     refusedLast = first + wantedLines(refused, endsNl) - 1;
     refusedToEnd = refused.scan.eof && refused.whole;
     const model = modelCall(event.transcript_path, event.tool_use_id)?.model;
-    ctx.store.update(event.session_id, (s) =>
-      withCountsByLength(withModel(withLearned(s, file.path, learned, refusal.cap), model), byLength),
-    );
+    const wholeRefused = refusesWholeRead(request, size);
+    ctx.store.update(event.session_id, (s) => {
+      const taught = withCountsByLength(withModel(withLearned(s, file.path, learned, refusal.cap), model), byLength);
+      return wholeRefused ? withWholeReadsRefused(taught) : taught;
+    });
     remember(ctx, file.path, learned, model, { point: refused.groups, tokens: refusal.tokens, at: ctx.now }, byLength);
   } else {
     // A size or range refusal says nothing about where the window ends; it is named by its first line.

@@ -1,7 +1,7 @@
 // PreToolUse on Read: lower `limit` to the largest prefix of the window that the engine will not refuse.
 import type { Stats } from 'node:fs';
 import { ENGINE_PAGE_FILL, lengthDivisor, neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES } from '../estimate/cap.js';
-import { readingContinued, readingOf, withCountsByLength, withPlan, type Plan } from '../state/session.js';
+import { readingContinued, readingOf, withCountsByLength, withPlan, type Plan, type SessionState } from '../state/session.js';
 import type { HookContext } from './context.js';
 import { fileAtRisk } from './small.js';
 import type { PreToolUse, ReadInput } from './input.js';
@@ -94,7 +94,7 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   const key = { path: file.path, size, mtimeMs };
   const sizing = sizingFrom(state, ctx.store.readMemory(), key, followOn, ctx.now, fromUsage);
   const readingLast = named && named.askedLast > 0 ? named.askedLast : undefined;
-  const plan = planWindow(input, file, cap, sizing, ctx.deadline, wholeReads(ctx.env), readingLast);
+  const plan = planWindow(input, file, cap, sizing, ctx.deadline, wholeReads(ctx.env, state), readingLast);
   if (plan.kind === 'pass') return { pass: plan.reason };
   if (plan.kind === 'read-whole') {
     // Recorded so that `post` knows the Read as one of ours; unrecorded, the engine's page needs no note of ours.
@@ -141,8 +141,10 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
 export type WholeReads = 'window' | 'engine';
 export const WHOLE_READS_ENV = 'READ_CEILING_PAGER_WHOLE_READS';
 
-export function wholeReads(env: NodeJS.ProcessEnv): WholeReads {
-  return env[WHOLE_READS_ENV] === 'window' ? 'window' : 'engine';
+/** `window` by the user's choice, or once the session's engine refused a Read with no limit that it could have paged
+ * (engines before 2.1.145 do): another such read would be refused too, so it is sent as a window. Pure. */
+export function wholeReads(env: NodeJS.ProcessEnv, state?: Pick<SessionState, 'refusesWholeReads'>): WholeReads {
+  return env[WHOLE_READS_ENV] === 'window' || state?.refusesWholeReads ? 'window' : 'engine';
 }
 
 /** What `pre` does with a Read of a regular file under a cap, sized for this file. Shared with the `estimate`

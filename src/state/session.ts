@@ -99,6 +99,9 @@ export interface SessionState {
   /** Whether the engine's last count this session (a refusal's, a banner's) was its estimate by length
    * (estimate/cap.ts, `countedByLength`): true where count_tokens fails. Absent before any count. */
   countsByLength?: boolean;
+  /** The engine refused a Read with no limit of a file under 256 KiB by its count, where engines from 2.1.145 on page
+   * it (docs/ENGINE.md 2.6): such reads are sent as windows for the rest of the session. */
+  refusesWholeReads?: true;
   /** What the opt-in gates remember (src/gates/state.ts owns its shape and bounds); absent with no gate on. */
   gates?: Record<string, unknown>;
 }
@@ -145,6 +148,11 @@ export function learnsFromUsage(known: Learned | undefined): boolean {
 
 export function withModel(state: SessionState, model: string | undefined): SessionState {
   return model === undefined || !isModelName(model) || state.model === model ? state : { ...state, model };
+}
+
+/** The session's engine refuses a Read with no limit of a file under 256 KiB over the cap. */
+export function withWholeReadsRefused(state: SessionState): SessionState {
+  return state.refusesWholeReads ? state : { ...state, refusesWholeReads: true };
 }
 
 /** The session as the engine's last count showed it: counting by length, or by a tokenizer. */
@@ -331,6 +339,7 @@ export function normalizeState(raw: unknown): SessionState {
   if (isFiniteNumber(raw.cap) && raw.cap > 0) state.cap = raw.cap;
   if (isModelName(raw.model)) state.model = raw.model;
   if (typeof raw.countsByLength === 'boolean') state.countsByLength = raw.countsByLength;
+  if (raw.refusesWholeReads === true) state.refusesWholeReads = true;
   if (isRecord(raw.gates)) state.gates = raw.gates; // checked by the gates' own code, loaded only when one is on
   return state;
 }

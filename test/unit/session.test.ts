@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   emptyState, learnedFor, learnsFromUsage, MAX_FILES, MAX_PLANS, normalizeState, PLAN_MAX_AGE_MS, readingContinued,
-  seenOf, withLearned, withoutPlan, withoutReading, withPlan, withReading, withSeen, type Plan, type Reading,
+  seenOf, withLearned, withoutPlan, withoutReading, withPlan, withReading, withSeen, withWholeReadsRefused, type Plan,
+  type Reading,
 } from '../../src/state/session';
+import { refusesWholeRead } from '../../src/hooks/post';
+import { wholeReads } from '../../src/hooks/pre';
 
 const plan = (at: number): Plan => ({ file: '/f', size: 1, mtimeMs: 2, askedFirst: 1, askedLines: 3000, sentFirst: 1, sentLines: 900, estimate: 24000, cap: 25000, at });
 
@@ -90,5 +93,30 @@ describe('the last window kept for learning from the usage', () => {
     expect(seenOf(withSeen(s, '/f', undefined), '/f', 10, 5)).toBeUndefined();
     const damaged = normalizeState({ seen: { '/a': { ...w, id: 7 }, '/b': { ...w, lines: 'x' }, '/c': w } });
     expect(Object.keys(damaged.seen ?? {})).toEqual(['/c']);
+  });
+});
+
+describe('an engine that refuses a whole read it could page (before 2.1.145)', () => {
+  it('is told by a token refusal of a Read with no limit from line 1 of a file under 256 KiB, and nothing else', () => {
+    expect(refusesWholeRead({ kind: 'whole' }, 200_000)).toBe(true);
+    expect(refusesWholeRead({ kind: 'whole' }, 262_144)).toBe(true);
+    expect(refusesWholeRead({ kind: 'whole' }, 262_145)).toBe(false); // refused on size by every engine
+    expect(refusesWholeRead({ kind: 'window', first: 1, lines: 3000 }, 200_000)).toBe(false);
+    expect(refusesWholeRead({ kind: 'rest', first: 2 }, 200_000)).toBe(false);
+  });
+
+  it('sends whole reads as windows for the rest of the session, as the user\'s window mode does', () => {
+    const s = withWholeReadsRefused(emptyState());
+    expect(wholeReads({}, s)).toBe('window');
+    expect(wholeReads({}, emptyState())).toBe('engine');
+    expect(wholeReads({ READ_CEILING_PAGER_WHOLE_READS: 'window' }, emptyState())).toBe('window');
+    expect(withWholeReadsRefused(s)).toBe(s);
+  });
+
+  it('survives the session file, and only as true', () => {
+    const saved = JSON.parse(JSON.stringify(withWholeReadsRefused(emptyState())));
+    expect(normalizeState(saved).refusesWholeReads).toBe(true);
+    expect(normalizeState({ refusesWholeReads: 'yes' }).refusesWholeReads).toBeUndefined();
+    expect(normalizeState({ refusesWholeReads: false }).refusesWholeReads).toBeUndefined();
   });
 });
