@@ -332,7 +332,8 @@ export function continuation(
   if (fit.lines === 0) {
     const line = measureWindow(path, past.nextFitting, 1, deadline);
     const estimate = line.scan.timedOut ? undefined : line.pointTokens * sizing.ratio;
-    const window: NextWindow = { first: past.nextFitting, lines: 1 };
+    const after = shortStretchAfter(path, past.nextFitting, end, cap, budget, deadline);
+    const window: NextWindow = { first: past.nextFitting, lines: 1 + after };
     if (estimate !== undefined && estimate > cap) window.overByEstimate = estimate;
     return { window, oversize: past.oversize };
   }
@@ -342,6 +343,32 @@ export function continuation(
       ? rest
       : Math.min(fit.lines, rest);
   return { window: { first: past.nextFitting, lines }, oversize: past.oversize };
+}
+
+/** How much text after a line named alone may join it, as a share of the cap: `shortStretchAfter`. */
+export const SHORT_STRETCH = 0.05;
+
+/** The lines after `line` (a line that alone does not fit with the margin, named as a gamble on the model's count)
+ * that join it: all of them up to the next line that alone does not fit either, or to `end`, when their estimate is
+ * at most `SHORT_STRETCH` of the cap; else none. Read apart, such a stretch takes a round of its own (localized
+ * bundles of one module a line: a long line, two short ones, a long one); joined, it adds a few percent to what the
+ * gamble stakes, and the line's refusal costs the round it would have cost alone. A longer stretch is left to the
+ * window after the line, which it fills. */
+function shortStretchAfter(
+  path: string,
+  line: number,
+  end: number,
+  cap: number,
+  budget: Budget,
+  deadline: number,
+): number {
+  if (line >= end) return 0;
+  const atPoint = { ...budget, safety: 1, similar: undefined, charFloor: 0 };
+  const stretch = fitWindow(path, line + 1, { ...atPoint, cap: cap * SHORT_STRETCH, maxLines: end - line }, deadline);
+  if (stretch.scan.timedOut || stretch.scan.startBeyondEnd || stretch.lines === 0) return 0;
+  if (stretch.whole) return stretch.lines;
+  const next = fitWindow(path, line + 1 + stretch.lines, { ...budget, maxLines: 1 }, deadline);
+  return !next.scan.timedOut && !next.scan.startBeyondEnd && next.lines === 0 ? stretch.lines : 0;
 }
 
 /** Tokens the line numbers of a Read's result add, at the least: one per group of three digits (every tokenizer

@@ -162,7 +162,9 @@ function nextSentence(w: ShortWindow): string {
   }
   if (w.hopeful) return `${unseen}; ${hopefulCall(w.hopeful)}.${banner}`;
   if (next.overByEstimate !== undefined) {
-    return `${unseen}; ${call} (line ${next.first} alone, about ${Math.round(next.overByEstimate)} tokens by the estimate, which tokenizers `
+    // With the short lines after it, when they joined it (measure.ts, shortStretchAfter).
+    const which = next.lines === 1 ? `line ${next.first} alone,` : `${linesWord(next)}; line ${next.first} alone is`;
+    return `${unseen}; ${call} (${which} about ${Math.round(next.overByEstimate)} tokens by the estimate, which tokenizers `
       + `count from 0.6 to 1.3 times: it may fit) reads on.${banner}`;
   }
   return `${unseen}; ${call} (${linesWord(next)}) is the most that fits next under the ${w.cap}-token cap.${banner}`;
@@ -198,7 +200,7 @@ export interface RefusalAdvice {
 /** The note after the engine refused a window anyway. */
 export function refusalNote(a: RefusalAdvice): string {
   const window =
-    a.refusedLast !== undefined ? `lines ${range(a.refusedFirst, a.refusedLast)}` : `the lines from ${a.refusedFirst}`;
+    a.refusedLast !== undefined ? range2(a.refusedFirst, a.refusedLast) : `the lines from ${a.refusedFirst}`;
   const parts = [PREFIX];
   if ('tokens' in a.engine) {
     const density =
@@ -301,7 +303,7 @@ export function clampedNote(
       : `the requested ${range(plan.sentFirst, plan.sentFirst + plan.askedLines - 1)}`;
   const rest = plan.askedLines === undefined ? plan.sentLines : plan.askedLines - plan.sentLines;
   return (
-    `${PREFIX} this Read of ${shortPath(path)} was shortened to lines ${range(plan.sentFirst, last)} of ${asked}, ` +
+    `${PREFIX} this Read of ${shortPath(path)} was shortened to ${range2(plan.sentFirst, last)} of ${asked}, ` +
     `the most that fits under the ${plan.cap}-token Read cap. offset=${last + 1} limit=${rest} continues from there.`
   );
 }

@@ -28,6 +28,7 @@ import {
   cutLastLine,
   endsWithNewline,
   fitWindow,
+  fitsAtPoint,
   HOPEFUL_SIZING,
   knownDensity,
   LENGTH_SIZING,
@@ -491,6 +492,12 @@ function afterRefusal(
   // Never advise the window that was just refused, nor a longer one.
   let fitsLines = fit.lines > 0 ? wantedLines(fit, endsNl) : 0;
   if (refusedLast !== undefined) fitsLines = Math.min(fitsLines, refusedLast - first);
+  // The refused window's first line may fit alone by the engine's count, which the margin hides: a line named as a
+  // gamble with the few short lines after it (`continuation`) is refused for those lines' tokens now and then. It is
+  // named alone then, not passed over: a line passed over is never read.
+  if (fitsLines === 0 && refusedLast !== undefined && refusedLast > first) {
+    if (fitsAtPoint(file.path, first, 1, cap, sizing, ctx.deadline).fits) fitsLines = 1;
+  }
   const advice: RefusalAdvice = {
     path: input.file_path,
     refusedFirst: first,

@@ -482,6 +482,30 @@ describe('post after a refusal', () => {
     expect(advice).toContain('Reading goes on with offset=3 limit=2.');
   });
 
+  it('a long line refused with the short lines after it, where it fits alone by the count: named alone, not passed over', () => {
+    // A continuation names a line that may fit with the few short lines after it (measure.ts, shortStretchAfter).
+    // Refused by a little, the count leaves the line alone under the cap at its point estimate: the note names it,
+    // where the margin alone would call it over the cap, and the line would never be read.
+    const file = join(dir, 'tipping.txt');
+    const line = 'alpha beta gamma delta '.repeat(3900);
+    const after = 'a short line after it\n'.repeat(20);
+    writeFileSync(file, `short first line\n${line}\n${after}`);
+    // The line's share of the refused window by the estimate and by length: the count holds it under the cap by both.
+    const share = Math.max(
+      estimateTokens(`${line}\n`) / estimateTokens(`${line}\n${after}`),
+      (line.length + 1) / (line.length + 1 + after.length),
+    );
+    const tokens = Math.floor(25_000 / share) - 5; // over the cap by less than the short lines' share
+    expect(tokens).toBeGreaterThan(25_000);
+    expect(tokens * share * LEARNED_SAFETY).toBeGreaterThan(25_000);
+    const ask = { file_path: file, offset: 2, limit: 21 };
+    const fail = runHook('post', failureEvent('sess-tipping', 'tp1', ask, `File content (${tokens} tokens) exceeds maximum allowed tokens (25000).`), env);
+    const advice: string = fail.json.hookSpecificOutput.additionalContext;
+    expect(advice).toContain(`the engine counted lines 2-22 of`);
+    expect(advice).toContain('offset=2 limit=1 (line 2) fits under the 25000-token cap.');
+    expect(advice).not.toContain('over the cap, about');
+  });
+
   it('a line alone over the cap at the end of the file: the note says nothing is left, not to try a smaller window', () => {
     const file = join(dir, 'long-last.txt');
     const refused = 'File content (112500 tokens) exceeds maximum allowed tokens (25000).';

@@ -120,6 +120,44 @@ describe('a long line over the cap by the estimate that the model counts under i
   }, ENGINE_TIMEOUT);
 });
 
+describe('a localized bundle: a long line that may fit, two short lines, a line no window holds', () => {
+  // The shape of monaco-editor's nls.messages.*.js: one module a line. The short lines after the long one are named
+  // with it (measure.ts, shortStretchAfter): read apart, they took a round of their own.
+  const dir = tempDir('bundle-stretch');
+  const minified = Array.from({ length: 1800 }, (_, i) => `var a${i}=function(b){return b+${i}};`).join('');
+  const lines = F.prose(200, 72).split('\n');
+  const AT = lines.length + 1;
+  const path = F.put(dir, 'bundle.js', [...lines, minified, 'short one;', 'short two;', minified.repeat(3), 'tail;'].join('\n'));
+
+  it('the long line and the two short lines after it come back in one Read; every other line exactly once', async () => {
+    const s = await readSession({ cwd: dir, hooks: 'pager', targets: [{ path, offset: 1, limit: 2000 }] });
+    expect(s.ok, s.run.stderr).toBe(true);
+    const c = s.cursor(path);
+    const trail = trailOf(c);
+    const cov = coverage(path, c.received, { except: [AT + 3] });
+    expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong) }, trail)
+      .toEqual({ missing: '', duplicated: '', wrong: '' });
+    expect(c.steps.some((st) => st.asked.offset === AT && st.asked.limit === 3 && !st.isError), trail).toBe(true);
+    expect(c.steps.filter((st) => st.isError), trail).toEqual([]);
+  }, ENGINE_TIMEOUT);
+
+  it('a model that counts the long line over the cap refuses that Read once, and reading goes on with the short lines', async () => {
+    const s = await readSession({ cwd: dir, hooks: 'pager', scale: 1.3, targets: [{ path, offset: 1, limit: 2000 }] });
+    expect(s.ok, s.run.stderr).toBe(true);
+    const c = s.cursor(path);
+    const trail = trailOf(c);
+    const cov = coverage(path, c.received, { except: [AT, AT + 3] });
+    expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong) }, trail)
+      .toEqual({ missing: '', duplicated: '', wrong: '' });
+    const refused = c.steps.filter((st) => st.isError);
+    expect(refused.map((st) => [st.asked.offset, st.asked.limit]), trail).toEqual([[AT, 3]]);
+    const note = refused[0]!.notes.join('\n');
+    expect(note).toContain(`Line ${AT} alone is over the cap`);
+    expect(note).toContain(`offset=${AT + 1} limit=2`);
+    expect(c.gaveUp).toBe(false);
+  }, ENGINE_TIMEOUT);
+});
+
 describe('a 4 MiB file', () => {
   const dir = tempDir('4mib');
   const path = F.put(dir, 'big.txt', F.proseOfSize(4 * 1024 * 1024, 62));

@@ -50,7 +50,8 @@ describe('continuation past a line that only the margin keeps out', () => {
     expect(measureWindow(path, 2, 1, Date.now() + 10_000).pointTokens * PRIOR_SAFETY).toBeGreaterThan(25_000);
     const next = continuation(path, 2, 3, 25_000, sizingFor(undefined), Date.now() + 10_000);
     expect(next?.oversize).toBeUndefined();
-    expect(next?.window).toEqual({ first: 2, lines: 1 });
+    // With the short line after it (shortStretchAfter, below).
+    expect(next?.window).toEqual({ first: 2, lines: 2 });
   });
 
   it('passes over a line whose estimate alone is over the cap', () => {
@@ -73,14 +74,14 @@ describe('continuation past a line that only the margin keeps out', () => {
     expect(next?.oversize).toBeUndefined();
     // The note says it is over the cap by the estimate, and may fit.
     const estimate = measureWindow(within, 2, 1, Date.now() + 10_000).pointTokens;
-    expect(next?.window).toEqual({ first: 2, lines: 1, overByEstimate: estimate });
+    expect(next?.window).toEqual({ first: 2, lines: 2, overByEstimate: estimate });
   });
 
   it('names alone a line at 1.6 times the cap too: minified code counts down to 0.62 times its estimate', () => {
     const far = join(dir, 'far.txt');
     writeFileSync(far, `short line\n${unit.repeat(Math.floor((25_000 * 1.6) / perUnit))}\nafter it\n`);
     const next = continuation(far, 2, 3, 25_000, sizingFor(undefined), Date.now() + 10_000);
-    expect(next?.window).toMatchObject({ first: 2, lines: 1 });
+    expect(next?.window).toMatchObject({ first: 2, lines: 2 });
   });
 
   it('passes over the same line once a count of the file taught its density', () => {
@@ -94,6 +95,52 @@ describe('continuation past a line that only the margin keeps out', () => {
     const weights = Object.fromEntries(Object.entries(WEIGHTS).map(([k, w]) => [k, w * 1.5])) as Weights;
     const next = continuation(path, 2, 3, 25_000, { ...sizingFor(undefined), weights }, Date.now() + 10_000);
     expect(next?.oversize).toBeUndefined();
-    expect(next?.window).toEqual({ first: 2, lines: 1 });
+    expect(next?.window).toEqual({ first: 2, lines: 2 });
+  });
+});
+
+describe('continuation: the short lines after a line named alone join it', () => {
+  // A localized bundle of one module a line (monaco-editor's nls.messages.ja.js): a long line that may fit, two
+  // short lines, a line no window holds. Named alone, the long line took a round and the two short lines another.
+  const unit = 'alpha beta gamma delta ';
+  const probe = join(dir, 'stretch-probe.txt');
+  writeFileSync(probe, unit.repeat(1000));
+  const perUnit = measureWindow(probe, 1, 1, Date.now() + 10_000).pointTokens / 1000;
+  const mayFit = unit.repeat(Math.floor((25_000 * 1.3) / perUnit));
+  const noWindow = unit.repeat(Math.floor((25_000 * 2) / perUnit));
+  const deadline = () => Date.now() + 10_000;
+
+  it('up to the next line that alone does not fit', () => {
+    const path = join(dir, 'stretch-bounded.js');
+    writeFileSync(path, `head\n${mayFit}\nshort one\nshort two\n${noWindow}\ntail\n`);
+    const next = continuation(path, 2, 6, 25_000, sizingFor(undefined), deadline());
+    expect(next?.window).toMatchObject({ first: 2, lines: 3 });
+    expect(next?.window?.overByEstimate).toBeGreaterThan(25_000);
+  });
+
+  it('up to the end of the reading', () => {
+    const path = join(dir, 'stretch-end.js');
+    writeFileSync(path, `head\n${mayFit}\nshort one\nshort two\nshort three\n`);
+    const to = (end: number) => continuation(path, 2, end, 25_000, sizingFor(undefined), deadline())?.window;
+    expect(to(5)).toMatchObject({ first: 2, lines: 4 });
+    // The reading's end bounds it, not the file's.
+    expect(to(4)).toMatchObject({ first: 2, lines: 3 });
+  });
+
+  it('none where the text after it is long: the window after the line holds it', () => {
+    const path = join(dir, 'stretch-long.js');
+    const after = Array.from({ length: 3000 }, (_, i) => `line ${i} of the text that follows the long one`).join('\n');
+    writeFileSync(path, `head\n${mayFit}\n${after}\n`);
+    const next = continuation(path, 2, 3002, 25_000, sizingFor(undefined), deadline());
+    expect(next?.window).toMatchObject({ first: 2, lines: 1 });
+  });
+
+  it('none where the short lines are followed by a line that fits alone (the stretch is not short)', () => {
+    const path = join(dir, 'stretch-medium.js');
+    // About a quarter of the cap: over the stretch's share, and a window of its own.
+    const medium = unit.repeat(Math.floor((25_000 * 0.25) / perUnit));
+    writeFileSync(path, `head\n${mayFit}\nshort one\n${medium}\n${noWindow}\n`);
+    const next = continuation(path, 2, 5, 25_000, sizingFor(undefined), deadline());
+    expect(next?.window).toMatchObject({ first: 2, lines: 1 });
   });
 });
