@@ -332,9 +332,14 @@ export function continuation(
   if (fit.lines === 0) {
     const line = measureWindow(path, past.nextFitting, 1, deadline);
     const estimate = line.scan.timedOut ? undefined : line.pointTokens * sizing.ratio;
-    const after = shortStretchAfter(path, past.nextFitting, end, cap, budget, deadline);
+    const overByEstimate = estimate !== undefined && estimate > cap ? estimate : undefined;
+    let after = shortStretchAfter(path, past.nextFitting, end, cap, budget, deadline);
+    // A line under the cap by its point estimate, kept out by the margin alone, is a narrower gamble: the short lines
+    // join it only where the two still fit by that estimate. Else they would halve its odds of running, for a round.
+    const atPoint = (lines: number) => fitsAtPoint(path, past.nextFitting, lines, cap, sizing, deadline).fits;
+    if (after > 0 && atPoint(1) && !atPoint(1 + after)) after = 0;
     const window: NextWindow = { first: past.nextFitting, lines: 1 + after };
-    if (estimate !== undefined && estimate > cap) window.overByEstimate = estimate;
+    if (overByEstimate !== undefined) window.overByEstimate = overByEstimate;
     return { window, oversize: past.oversize };
   }
   // When the whole rest fits by its point estimate, it is named whole: no short tail left for a round of its own.

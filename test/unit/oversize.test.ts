@@ -143,4 +143,18 @@ describe('continuation: the short lines after a line named alone join it', () =>
     const next = continuation(path, 2, 5, 25_000, sizingFor(undefined), deadline());
     expect(next?.window).toMatchObject({ first: 2, lines: 1 });
   });
+
+  it('a line under the cap by its point estimate: only short lines that keep the two under it join', () => {
+    // Once a count taught the file's density (here: the estimate's own), a line at 97% of the cap is kept out by the
+    // margin alone. Lines worth 4% of the cap would take the window over the cap by the estimate; two words would not.
+    const line = unit.repeat(Math.floor((25_000 * 0.97) / perUnit));
+    const fourPercent = Array.from({ length: 10 }, () => unit.repeat(Math.ceil((25_000 * 0.004) / perUnit))).join('\n');
+    const heavy = join(dir, 'stretch-heavy.js');
+    writeFileSync(heavy, `head\n${line}\n${fourPercent}\n${noWindow}\n`);
+    const known = sizingFor({ ratio: 1 });
+    expect(continuation(heavy, 2, 13, 25_000, known, deadline())?.window).toEqual({ first: 2, lines: 1 });
+    const light = join(dir, 'stretch-light.js');
+    writeFileSync(light, `head\n${line}\nshort one\nshort two\n${noWindow}\n`);
+    expect(continuation(light, 2, 5, 25_000, known, deadline())?.window).toEqual({ first: 2, lines: 3 });
+  });
 });
