@@ -9,8 +9,10 @@
 //
 // Usage: node scripts/rounds.mjs [--file PATTERN] [--tokenizer NAME[,NAME]] [--mode windows|whole] [--cap N]
 //                                [--json FILE] [--trail] [--verify] [--from-json FILE] [--keep-state] [--path FILE]...
+//                                [--held-out]
 //   --file: a regular expression on the file's id (package/path); --trail: print each Read of each case run;
 //   --path FILE (repeatable): measure these files in place of the corpus (your own, or text the corpus lacks);
+//   --held-out: the files of scripts/rounds-held-out.json in place of the corpus (a check on text nobody tuned on);
 //   --tokenizer NAME*FACTOR: a model none of the five is, NAME's counts times FACTOR (claude-dense*1.3);
 //   --tokenizer r50k: a real tokenizer none of the five is (GPT-2, GPT-3), held out of every fit and default run;
 //   --tokenizer NAME@length: an API without count_tokens (as behind many gateways): the engine counts each window
@@ -24,7 +26,7 @@ import { basename, join, relative, resolve } from 'node:path';
 import { rng } from './lib/corpus.mjs';
 import { estimate, simFile } from './lib/engine-sim.mjs';
 import { oracle } from './lib/oracle.mjs';
-import { corpusFiles } from './lib/rounds-corpus.mjs';
+import { corpusFiles, HELD_OUT_LIST } from './lib/rounds-corpus.mjs';
 import { loadHooks, SimClock, simulateSession, WINDOW_LINES } from './lib/sim-session.mjs';
 import { TOKENIZER_NAMES, countText, tokenizerNamed, verifyAdditivity, windowCounter } from './lib/token-count.mjs';
 
@@ -38,7 +40,7 @@ function parseArgs(/** @type {string[]} */ argv) {
   /** @type {{
    *   file?: RegExp, paths: string[], tokenizers: string[], modes: Array<'windows' | 'whole'>, cap: number,
    *   json?: string, fromJson?: string, trail: boolean, verify: boolean, cold?: boolean, noUsage?: boolean,
-   *   keepState?: boolean,
+   *   keepState?: boolean, heldOut?: boolean,
    * }} */
   const o = {
     paths: /** @type {string[]} */ ([]), tokenizers: TOKENIZER_NAMES, modes: [...MODES], cap: 25_000, trail: false,
@@ -59,6 +61,7 @@ function parseArgs(/** @type {string[]} */ argv) {
     else if (a === '--keep-state') o.keepState = true;
     else if (a === '--no-usage') o.noUsage = true;
     else if (a === '--verify') o.verify = true;
+    else if (a === '--held-out') o.heldOut = true;
     else throw new Error(`unknown argument ${a}`);
   }
   return o;
@@ -114,7 +117,9 @@ async function main() {
     return;
   }
   const started = Date.now();
-  const { files: all, skipped } = o.paths.length ? ownFiles(o.paths) : corpusFiles();
+  const { files: all, skipped } = o.paths.length
+    ? ownFiles(o.paths)
+    : corpusFiles(o.heldOut ? { list: HELD_OUT_LIST } : {});
   const files = all.filter((f) => !o.file || o.file.test(f.id));
   if (files.length === 0) {
     console.log(skipped.length ? 'rounds: no corpus file available (offline and not cached); nothing measured.' : 'rounds: no file matches.');

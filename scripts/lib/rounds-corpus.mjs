@@ -7,16 +7,19 @@ import { join } from 'node:path';
 import { root } from './load-src.mjs';
 
 export const CORPUS_LIST = join(root, 'scripts', 'rounds-corpus.json');
+/** Files measured after the pager's decisions were made, from packages the corpus does not hold: a check that what
+ * the corpus shows holds on text nobody tuned on (`npm run bench:rounds -- --held-out`). */
+export const HELD_OUT_LIST = join(root, 'scripts', 'rounds-held-out.json');
 export const CACHE = join(root, 'node_modules', '.cache', 'read-ceiling-pager', 'rounds');
 
 /**
  * @typedef {{ id: string, path: string, cls: string, pkg: string }} CorpusFile id: a short name for tables.
- * @param {{ log?: (s: string) => void }} [o]
+ * @param {{ log?: (s: string) => void, list?: string }} [o] list: another list of the same shape (HELD_OUT_LIST).
  * @returns {{ files: CorpusFile[], skipped: string[] }}
  */
 export function corpusFiles(o = {}) {
   const log = o.log ?? ((s) => process.stderr.write(`${s}\n`));
-  const list = JSON.parse(readFileSync(CORPUS_LIST, 'utf8'));
+  const list = JSON.parse(readFileSync(o.list ?? CORPUS_LIST, 'utf8'));
   /** @type {CorpusFile[]} */
   const files = [];
   /** @type {string[]} */
