@@ -337,7 +337,7 @@ export function continuation(
     // A line under the cap by its point estimate, kept out by the margin alone, is a narrower gamble: the short lines
     // join it only where the two still fit by that estimate. Else they would halve its odds of running, for a round.
     const atPoint = (lines: number) => fitsAtPoint(path, past.nextFitting, lines, cap, sizing, deadline).fits;
-    if (after > 0 && atPoint(1) && !atPoint(1 + after)) after = 0;
+    if (after > 0 && !atPoint(1 + after) && atPoint(1)) after = 0;
     const window: NextWindow = { first: past.nextFitting, lines: 1 + after };
     if (overByEstimate !== undefined) window.overByEstimate = overByEstimate;
     return { window, oversize: past.oversize };
@@ -368,8 +368,9 @@ function shortStretchAfter(
   deadline: number,
 ): number {
   if (line >= end) return 0;
-  const atPoint = { ...budget, safety: 1, similar: undefined, charFloor: 0 };
-  const stretch = fitWindow(path, line + 1, { ...atPoint, cap: cap * SHORT_STRETCH, maxLines: end - line }, deadline);
+  const short = { ...budget, cap: cap * SHORT_STRETCH, safety: 1, similar: undefined, charFloor: 0 };
+  short.maxLines = end - line;
+  const stretch = fitWindow(path, line + 1, short, deadline);
   if (stretch.scan.timedOut || stretch.scan.startBeyondEnd || stretch.lines === 0) return 0;
   if (stretch.whole) return stretch.lines;
   const next = fitWindow(path, line + 1 + stretch.lines, { ...budget, maxLines: 1 }, deadline);
