@@ -183,6 +183,8 @@ function passReason(
         : `the window fits under the ${c.cap}-token cap`;
     case 'worth-the-risk':
       return 'not the first window of the file, and its point estimate fits: one round if it runs, two if clamped';
+    case 'named-gamble':
+      return 'a window a note named: a few short lines and a line that may fit, as one gamble';
     case 'first-line-over-cap':
       return `line ${c.first} alone is over the cap: no window holding it fits, and post explains the refusal`;
   }

@@ -315,39 +315,97 @@ export function continuation(
   deadline: number,
 ): { window: NextWindow | undefined; oversize: OversizeLines | undefined } | undefined {
   const budget = budgetFor(path, cap, sizing, 1);
-  // A line is passed over only when it is over the cap by its estimate without the margin, and, where no count of the
-  // file's text is known, by the calibrated estimate over the reach of the sparsest tokenizer (a model's counts of
-  // other files prove nothing of this line). One that may fit is named alone: passed over, it would never be read;
-  // named, it is read, or refused and its count told (rounds benchmark: vue.global.prod.js's line 7, estimated at
-  // 34,000 tokens, counts 21,800 under o200k, and was left unread).
-  const pass = sizing.unknownDensity
-    ? { ...budget, cap: cap * LONG_LINE_REACH, weights: undefined, safety: 1, similar: undefined }
-    : { ...budget, safety: 1, similar: undefined };
-  const past = skipOversize(path, first, end, pass, deadline);
+  const past = skipOversize(path, first, end, passOverBudget(budget, cap, sizing), deadline);
   if (!past) return undefined;
   if (past.nextFitting > end) return { window: undefined, oversize: past.oversize };
   const rest = end - past.nextFitting + 1;
   const fit = fitWindow(path, past.nextFitting, { ...budget, maxLines: rest }, deadline);
   if (fit.scan.timedOut || fit.scan.startBeyondEnd) return undefined;
   if (fit.lines === 0) {
-    const line = measureWindow(path, past.nextFitting, 1, deadline);
-    const estimate = line.scan.timedOut ? undefined : line.pointTokens * sizing.ratio;
-    const overByEstimate = estimate !== undefined && estimate > cap ? estimate : undefined;
-    let after = shortStretchAfter(path, past.nextFitting, end, cap, budget, deadline);
-    // A line under the cap by its point estimate, kept out by the margin alone, is a narrower gamble: the short lines
-    // join it only where the two still fit by that estimate. Else they would halve its odds of running, for a round.
-    const atPoint = (lines: number) => fitsAtPoint(path, past.nextFitting, lines, cap, sizing, deadline).fits;
-    if (after > 0 && !atPoint(1 + after) && atPoint(1)) after = 0;
-    const window: NextWindow = { first: past.nextFitting, lines: 1 + after };
-    if (overByEstimate !== undefined) window.overByEstimate = overByEstimate;
-    return { window, oversize: past.oversize };
+    const window = namedAlone(path, past.nextFitting, end, cap, sizing, deadline);
+    return window ? { window, oversize: past.oversize } : undefined;
   }
   // When the whole rest fits by its point estimate, it is named whole: no short tail left for a round of its own.
-  const lines =
-    !fit.whole && mayGamble(sizing, true) && fitsAtPoint(path, past.nextFitting, rest, cap, sizing, deadline).fits
-      ? rest
-      : Math.min(fit.lines, rest);
-  return { window: { first: past.nextFitting, lines }, oversize: past.oversize };
+  if (!fit.whole && mayGamble(sizing, true) && fitsAtPoint(path, past.nextFitting, rest, cap, sizing, deadline).fits)
+    return { window: { first: past.nextFitting, lines: rest }, oversize: past.oversize };
+  const joined = fit.whole ? undefined : shortRunBefore(path, past.nextFitting, fit.lines, end, cap, sizing, deadline);
+  return { window: joined ?? { first: past.nextFitting, lines: Math.min(fit.lines, rest) }, oversize: past.oversize };
+}
+
+/** The budget under which a line is passed over as one no window holds. A line is passed over only when it is over
+ * the cap by its estimate without the margin, and, where no count of the file's text is known, by the calibrated
+ * estimate over the reach of the sparsest tokenizer (a model's counts of other files prove nothing of this line).
+ * One that may fit is named alone: passed over, it would never be read; named, it is read, or refused and its count
+ * told (rounds benchmark: vue.global.prod.js's line 7, estimated at 34,000 tokens, counts 21,800 under o200k, and was
+ * left unread). */
+function passOverBudget(budget: Budget, cap: number, sizing: Sizing): Budget {
+  return sizing.unknownDensity
+    ? { ...budget, cap: cap * LONG_LINE_REACH, weights: undefined, safety: 1, similar: undefined }
+    : { ...budget, safety: 1, similar: undefined };
+}
+
+/** The window that names `line`, which alone does not fit with the margin but may by the model's count, as a gamble:
+ * with the short lines after it (`shortStretchAfter`). Undefined when the file could not be measured in time. */
+function namedAlone(
+  path: string,
+  line: number,
+  end: number,
+  cap: number,
+  sizing: Sizing,
+  deadline: number,
+): NextWindow | undefined {
+  const budget = budgetFor(path, cap, sizing, 1);
+  const one = measureWindow(path, line, 1, deadline);
+  if (one.scan.timedOut) return undefined;
+  const estimate = one.pointTokens * sizing.ratio;
+  let after = shortStretchAfter(path, line, end, cap, budget, deadline);
+  // A line under the cap by its point estimate, kept out by the margin alone, is a narrower gamble: the short lines
+  // join it only where the two still fit by that estimate. Else they would halve its odds of running, for a round.
+  const atPoint = (lines: number) => fitsAtPoint(path, line, lines, cap, sizing, deadline).fits;
+  if (after > 0 && !atPoint(1 + after) && atPoint(1)) after = 0;
+  const window: NextWindow = { first: line, lines: 1 + after };
+  if (estimate > cap) window.overByEstimate = estimate;
+  return window;
+}
+
+/** The window from `first` when the `fitted` lines that fit from it are a short run (at most `SHORT_STRETCH` of the
+ * cap by their estimate) before a line that alone does not fit with the margin but may by the model's count: the run
+ * joins that line's gamble (`namedAlone`), where it would take a round of its own before it (localized bundles: a
+ * short line between two long ones). Refused, the window costs the round the line alone would have, and its count
+ * names the run. Where the line is under the cap by its point estimate, the run joins only if the two still fit by
+ * it. Undefined otherwise. */
+export function shortRunBefore(
+  path: string,
+  first: number,
+  fitted: number,
+  end: number,
+  cap: number,
+  sizing: Sizing,
+  deadline: number,
+): NextWindow | undefined {
+  const line = first + fitted;
+  if (fitted <= 0 || line > end) return undefined;
+  const budget = budgetFor(path, cap, sizing, 1);
+  const short = { ...budget, cap: cap * SHORT_STRETCH, safety: 1, similar: undefined, charFloor: 0, maxLines: fitted };
+  const run = fitWindow(path, first, short, deadline);
+  if (run.scan.timedOut || !run.whole) return undefined;
+  const alone = fitWindow(path, line, { ...budget, maxLines: 1 }, deadline);
+  if (alone.scan.timedOut || alone.scan.startBeyondEnd || alone.lines > 0) return undefined;
+  const past = skipOversize(path, line, line, passOverBudget(budget, cap, sizing), deadline);
+  if (!past || past.oversize) return undefined;
+  const gamble = namedAlone(path, line, end, cap, sizing, deadline);
+  if (!gamble) return undefined;
+  let lines = fitted + gamble.lines;
+  if (fitsAtPoint(path, line, 1, cap, sizing, deadline).fits) {
+    const atPoint = (n: number) => fitsAtPoint(path, first, n, cap, sizing, deadline).fits;
+    if (!atPoint(lines)) {
+      if (gamble.lines === 1 || !atPoint(fitted + 1)) return undefined;
+      lines = fitted + 1;
+    }
+  }
+  const window: NextWindow = { first, lines, longLine: line };
+  if (gamble.overByEstimate !== undefined) window.overByEstimate = gamble.overByEstimate;
+  return window;
 }
 
 /** How much text after a line named alone may join it, as a share of the cap: `shortStretchAfter`. */

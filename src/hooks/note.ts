@@ -10,6 +10,8 @@ export interface NextWindow {
   lines: number;
   /** A line named alone though its estimate is over the cap (a model may count it under): that estimate. */
   overByEstimate?: number;
+  /** That line, when it is not the window's first: the short lines before it joined it (measure.ts, shortRunBefore). */
+  longLine?: number;
 }
 
 /** Lines that alone estimate over the cap: no window holding them fits. */
@@ -162,8 +164,9 @@ function nextSentence(w: ShortWindow): string {
   }
   if (w.hopeful) return `${unseen}; ${hopefulCall(w.hopeful)}.${banner}`;
   if (next.overByEstimate !== undefined) {
-    // With the short lines after it, when they joined it (measure.ts, shortStretchAfter).
-    const which = next.lines === 1 ? `line ${next.first} alone,` : `${linesWord(next)}; line ${next.first} alone is`;
+    // With the short lines before or after it, when they joined it (measure.ts, shortRunBefore, shortStretchAfter).
+    const line = next.longLine ?? next.first;
+    const which = next.lines === 1 ? `line ${line} alone,` : `${linesWord(next)}; line ${line} alone is`;
     return `${unseen}; ${call} (${which} about ${Math.round(next.overByEstimate)} tokens by the estimate, which tokenizers `
       + `count from 0.6 to 1.3 times: it may fit) reads on.${banner}`;
   }

@@ -13,6 +13,7 @@ import {
   lineCounts,
   mayGamble,
   measureWindow,
+  shortRunBefore,
   sizingFrom,
   SPARSEST_REACH,
   type Sizing,
@@ -38,6 +39,7 @@ export type PassReason =
   | 'timed-out'
   | 'fits'
   | 'worth-the-risk' // a later window (with a learned density: the last of its reading) whose point estimate fits
+  | 'named-gamble' // a window a note of ours named: a short run of lines and a line that may fit (shortRunBefore)
   | 'first-line-over-cap'; // no window helps; post explains the engine's refusal
 
 export type WindowPlan =
@@ -94,7 +96,7 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   const key = { path: file.path, size, mtimeMs };
   const sizing = sizingFrom(state, ctx.store.readMemory(), key, followOn, ctx.now, fromUsage);
   const readingLast = named && named.askedLast > 0 ? named.askedLast : undefined;
-  const plan = planWindow(input, file, cap, sizing, ctx.deadline, wholeReads(ctx.env, state), readingLast);
+  const plan = planWindow(input, file, cap, sizing, ctx.deadline, wholeReads(ctx.env, state), readingLast, !!named);
   if (plan.kind === 'pass') return { pass: plan.reason };
   if (plan.kind === 'read-whole') {
     // Recorded so that `post` knows the Read as one of ours; unrecorded, the engine's page needs no note of ours.
@@ -149,7 +151,7 @@ export function wholeReads(env: NodeJS.ProcessEnv, state?: Pick<SessionState, 'r
 
 /** What `pre` does with a Read of a regular file under a cap, sized for this file. Shared with the `estimate`
  * dry run, so the two cannot drift. `readingLast`: the last line of the model's own window, when this Read
- * continues it as a note of ours named. */
+ * continues it as a note of ours named; `namedByNote`: this Read is a window a note of ours named. */
 export function planWindow(
   input: ReadInput,
   file: { path: string; stat: Pick<Stats, 'size'> },
@@ -158,6 +160,7 @@ export function planWindow(
   deadline: number,
   whole: WholeReads = 'engine',
   readingLast?: number,
+  namedByNote = false,
 ): WindowPlan {
   const request = classifyRead(input);
   if (request.kind === 'pass') return { kind: 'pass', reason: 'not-a-window' };
@@ -220,6 +223,19 @@ export function planWindow(
     const all = measureWindow(file.path, 1, Infinity, deadline);
     if (all.scan.timedOut) return { kind: 'pass', reason: 'timed-out' };
     if (all.pointTokens * sizing.ratio <= cap) return { kind: 'pass', reason: 'may-fit-whole' };
+  }
+  // A note of ours named a short run of lines with the line after it that may fit, as one gamble: clamped to the
+  // run, that line would take a round of its own after it. The usage told since may have moved where the run ends.
+  if (namedByNote && asked !== undefined) {
+    const joined = shortRunBefore(file.path, first, fit.lines, first + asked - 1, cap, sizing, deadline);
+    if (joined && joined.lines >= asked) return { kind: 'pass', reason: 'named-gamble' };
+    if (joined) {
+      const measured = measureWindow(file.path, first, joined.lines, deadline);
+      if (!measured.scan.timedOut) {
+        const tokens = measured.pointTokens * sizing.ratio;
+        return clampTo(input, first, asked, { lines: joined.lines, safeTokens: tokens, chars: measured.chars });
+      }
+    }
   }
   return clampTo(input, first, asked, fit);
 }

@@ -158,6 +158,46 @@ describe('a localized bundle: a long line that may fit, two short lines, a line 
   }, ENGINE_TIMEOUT);
 });
 
+describe('a localized bundle: a line no window holds, a short line, a long line that may fit, a short line', () => {
+  // monaco-editor's nls.messages.ko.js has this shape. The short line before the long one is named with it
+  // (measure.ts, shortRunBefore), and so is the short line after it: read apart, the first took a round of its own.
+  const dir = tempDir('bundle-run');
+  const minified = Array.from({ length: 1800 }, (_, i) => `var a${i}=function(b){return b+${i}};`).join('');
+  const lines = F.prose(200, 73).split('\n');
+  const AT = lines.length + 1;
+  const path = F.put(dir, 'bundle.js', [...lines, minified.repeat(3), 'short one;', minified, 'short two;', minified.repeat(3), 'tail;'].join('\n'));
+
+  it('the short line, the long line and the short line after it come back in one Read; every other line once', async () => {
+    const s = await readSession({ cwd: dir, hooks: 'pager', targets: [{ path, offset: 1, limit: 2000 }] });
+    expect(s.ok, s.run.stderr).toBe(true);
+    const c = s.cursor(path);
+    const trail = trailOf(c);
+    const cov = coverage(path, c.received, { except: [AT, AT + 4] });
+    expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong) }, trail)
+      .toEqual({ missing: '', duplicated: '', wrong: '' });
+    expect(c.steps.some((st) => st.asked.offset === AT + 1 && st.asked.limit === 3 && !st.isError), trail).toBe(true);
+    expect(c.steps.filter((st) => st.isError), trail).toEqual([]);
+    const named = c.steps.flatMap((st) => st.notes).join('\n');
+    expect(named).toContain(`offset=${AT + 1} limit=3 (lines ${AT + 1}-${AT + 3}; line ${AT + 2} alone is about`);
+  }, ENGINE_TIMEOUT);
+
+  it('a model that counts the long line over the cap refuses that Read once; the short lines are still read', async () => {
+    const s = await readSession({ cwd: dir, hooks: 'pager', scale: 1.3, targets: [{ path, offset: 1, limit: 2000 }] });
+    expect(s.ok, s.run.stderr).toBe(true);
+    const c = s.cursor(path);
+    const trail = trailOf(c);
+    const cov = coverage(path, c.received, { except: [AT, AT + 2, AT + 4] });
+    expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong) }, trail)
+      .toEqual({ missing: '', duplicated: '', wrong: '' });
+    const refused = c.steps.filter((st) => st.isError);
+    expect(refused.map((st) => [st.asked.offset, st.asked.limit]), trail).toEqual([[AT + 1, 3]]);
+    // The refusal costs the round the long line's own would have: apart, the first window, the short line, the long
+    // line with the short line after it (refused), that short line, the tail: five Reads.
+    expect(c.steps.length, trail).toBeLessThanOrEqual(5);
+    expect(c.gaveUp).toBe(false);
+  }, ENGINE_TIMEOUT);
+});
+
 describe('a 4 MiB file', () => {
   const dir = tempDir('4mib');
   const path = F.put(dir, 'big.txt', F.proseOfSize(4 * 1024 * 1024, 62));

@@ -15,6 +15,11 @@ describe('shortWindowNote: what the model is told after a window came back short
     expect(note).toMatch(/offset=1100 limit=3 \(lines 1100-1102; line 1100 alone is about 31235 tokens by the estimate, which tokenizers count from 0\.6 to 1\.3 times: it may fit\) reads on\.$/);
   });
 
+  it('a line over the cap by its estimate named with the short lines before it: names that line, not the first', () => {
+    const note = shortWindowNote({ ...base, askedLast: 3000, because: 'clamped', end: 3000, next: { first: 1100, lines: 2, longLine: 1101, overByEstimate: 31234.6 } });
+    expect(note).toMatch(/offset=1100 limit=2 \(lines 1100-1101; line 1101 alone is about 31235 tokens by the estimate, which tokenizers count from 0\.6 to 1\.3 times: it may fit\) reads on\.$/);
+  });
+
   it('a line named alone though its estimate is over the cap: says so, and that it may fit, not that it fits', () => {
     const note = shortWindowNote({ ...base, askedLast: 3000, because: 'clamped', end: 3000, next: { first: 1100, lines: 1, overByEstimate: 31234.6 } });
     expect(note).toBe('read-ceiling-pager: /repo/big.txt has 3001 lines. This Read returned lines 1-1099 of the requested 1-3000, the most that fits under the 25000-token Read cap. Lines 1100-3000 are not shown yet; offset=1100 limit=1 (line 1100 alone, about 31235 tokens by the estimate, which tokenizers count from 0.6 to 1.3 times: it may fit) reads on.');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PRIOR_SAFETY, WEIGHTS, type Weights } from '../../src/estimate/weights';
-import { budgetFor, continuation, measureWindow, skipOversize, sizingFor } from '../../src/hooks/measure';
+import { budgetFor, continuation, fitWindow, measureWindow, skipOversize, sizingFor } from '../../src/hooks/measure';
 
 const dir = mkdtempSync(join(tmpdir(), 'rcp-oversize-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -156,5 +156,59 @@ describe('continuation: the short lines after a line named alone join it', () =>
     const light = join(dir, 'stretch-light.js');
     writeFileSync(light, `head\n${line}\nshort one\nshort two\n${noWindow}\n`);
     expect(continuation(light, 2, 5, 25_000, known, deadline())?.window).toEqual({ first: 2, lines: 3 });
+  });
+});
+
+describe('continuation: a short run of lines before a line named alone joins it', () => {
+  // A localized bundle (monaco-editor's nls.messages.ko.js): a line no window holds, a short line, a long line that
+  // may fit. Named apart, the short line took a round of its own before the long line's gamble.
+  const unit = 'alpha beta gamma delta ';
+  const probe = join(dir, 'run-probe.txt');
+  writeFileSync(probe, unit.repeat(1000));
+  const perUnit = measureWindow(probe, 1, 1, Date.now() + 10_000).pointTokens / 1000;
+  const mayFit = unit.repeat(Math.floor((25_000 * 1.3) / perUnit));
+  const noWindow = unit.repeat(Math.floor((25_000 * 2) / perUnit));
+  const deadline = () => Date.now() + 10_000;
+
+  it('names the run with the line, and the note says which line may fit', () => {
+    const path = join(dir, 'run-before.js');
+    writeFileSync(path, `head\nshort one\nshort two\n${mayFit}\n${noWindow}\ntail\n`);
+    const next = continuation(path, 2, 6, 25_000, sizingFor(undefined), deadline());
+    expect(next?.window).toMatchObject({ first: 2, lines: 3, longLine: 4 });
+    expect(next?.window?.overByEstimate).toBeGreaterThan(25_000);
+    // Apart, the run is the most that fits from line 2.
+    expect(fitWindow(path, 2, budgetFor(path, 25_000, sizingFor(undefined), 5), deadline()).lines).toBe(2);
+  });
+
+  it('and the short lines after the line too', () => {
+    const path = join(dir, 'run-around.js');
+    writeFileSync(path, `head\nshort one\n${mayFit}\nshort two\n${noWindow}\n`);
+    expect(continuation(path, 2, 5, 25_000, sizingFor(undefined), deadline())?.window)
+      .toMatchObject({ first: 2, lines: 3, longLine: 3 });
+  });
+
+  it('not where the run is long: it fills a window of its own', () => {
+    const path = join(dir, 'run-long.js');
+    const medium = unit.repeat(Math.floor((25_000 * 0.25) / perUnit));
+    writeFileSync(path, `head\n${medium}\n${mayFit}\n${noWindow}\n`);
+    expect(continuation(path, 2, 4, 25_000, sizingFor(undefined), deadline())?.window).toEqual({ first: 2, lines: 1 });
+  });
+
+  it('not where the line after the run is one no window holds: the run alone, and reading goes on past the line', () => {
+    const path = join(dir, 'run-no-window.js');
+    writeFileSync(path, `head\nshort one\n${noWindow}\ntail\n`);
+    expect(continuation(path, 2, 4, 25_000, sizingFor(undefined), deadline())?.window).toEqual({ first: 2, lines: 1 });
+  });
+
+  it('a line under the cap by its point estimate: the run joins only where the two still fit by it', () => {
+    const known = sizingFor({ ratio: 1 });
+    const fits = join(dir, 'run-fits.js');
+    const line = unit.repeat(Math.floor((25_000 * 0.97) / perUnit));
+    writeFileSync(fits, `head\nshort one\n${line}\n${noWindow}\n`);
+    expect(continuation(fits, 2, 4, 25_000, known, deadline())?.window).toEqual({ first: 2, lines: 2, longLine: 3 });
+    const tips = join(dir, 'run-tips.js');
+    const fourPercent = unit.repeat(Math.ceil((25_000 * 0.04) / perUnit));
+    writeFileSync(tips, `head\n${fourPercent}\n${line}\n${noWindow}\n`);
+    expect(continuation(tips, 2, 4, 25_000, known, deadline())?.window).toEqual({ first: 2, lines: 1 });
   });
 });

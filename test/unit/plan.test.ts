@@ -233,3 +233,31 @@ describe('a window whose first line alone is over the cap', () => {
       .toEqual({ kind: 'pass', reason: 'first-line-over-cap' });
   });
 });
+
+describe('a window a note named: a short run of lines and a line that may fit', () => {
+  // The note after a window names the run with the line (measure.ts, shortRunBefore). By the time the model reads
+  // it, the usage has taught the file's density, and `pre` sizes the window anew: clamped to what fits with the
+  // margin, the run would run alone, and the line take a round of its own after it.
+  const unit = 'alpha beta gamma delta ';
+  const probe = join(dir, 'named-probe.txt');
+  writeFileSync(probe, unit.repeat(1000));
+  const perUnit = measureWindow(probe, 1, 1, later).pointTokens / 1000;
+  const nearCap = unit.repeat(Math.floor((25_000 * 0.97) / perUnit));
+  const noWindow = unit.repeat(Math.floor((25_000 * 2) / perUnit));
+  const path = join(dir, 'named-run.js');
+  writeFileSync(path, `head\nshort one\n${nearCap}\nshort two\n${noWindow}\ntail\n`);
+  const at = { path, stat: statSync(path) };
+  const taught = sizingFor({ ratio: 1 }, true);
+  const plan = (offset: number, limit: number, named: boolean) =>
+    planWindow({ file_path: path, offset, limit }, at, 25_000, taught, later, 'engine', undefined, named);
+
+  it('runs as named, where the model\'s own window of the same lines is clamped to the run', () => {
+    expect(plan(2, 2, true)).toEqual({ kind: 'pass', reason: 'named-gamble' });
+    expect(plan(2, 2, false)).toMatchObject({ kind: 'clamp', lines: 1 });
+  });
+
+  it('a window named wider (before the usage came) is trimmed to the run, the line and the short line after it', () => {
+    expect(plan(2, 4, true)).toMatchObject({ kind: 'clamp', lines: 3, updatedInput: { offset: 2, limit: 3 } });
+    expect(plan(2, 4, false)).toMatchObject({ kind: 'clamp', lines: 1 });
+  });
+});
