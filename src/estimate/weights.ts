@@ -84,9 +84,12 @@ export function safetyForChange(distance: number, calm?: number, steady?: number
 }
 
 /** Engine tokens per estimated token for a window named before the file's density is known, which `pre` trims
- * when it runs, once the usage of the window before it has told the density: sparser than nearly every file under
- * the sparsest tokenizer measured (docs/ROUNDS.md), so the trim, not the name, decides the window's size. */
-export const HOPEFUL_RATIO = 0.6;
+ * when it runs, once the usage of the window before it has told the density: sparser than every text measured under
+ * the sparsest tokenizer (docs/ROUNDS.md), so the trim, not the name, decides the window's size. The sparsest is
+ * Korean written as `\uXXXX` escapes in a localized bundle (monaco-editor's nls.messages.ko.js): cl100k and Llama 3
+ * count 0.46-0.47 times the estimate. At 0.6 a name stopped short of a line that the usage then found to fit, and
+ * `pre` only narrows a window. A wider name costs nothing: `pre` trims it by the usage, or by the estimate. */
+export const HOPEFUL_RATIO = 0.45;
 
 /** How much sparser than a refused window (in characters per token) the estimate may find a window of the same file
  * and still be taken for the same kind of text, whose characters per token the refusal measured. */

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineRead, failureEvent, postEvent, preEvent, runHook } from '../helpers/hook';
 import { SAME_TEXT_SAFETY } from '../../src/estimate/weights';
+import { tabStaysApart } from '../../src/estimate/fit';
+import { lineNumberTokens } from '../../src/hooks/measure';
 import { prose } from '../helpers/text';
 
 let dir: string;
@@ -70,7 +72,14 @@ function reading(
     const note: string = post.json?.hookSpecificOutput?.additionalContext ?? '';
     // The note joins the result in the next request, with the engine's words before it (docs/ENGINE.md 7.4).
     const joined = note ? `PostToolUse:Read hook additional context: ${note}` : '';
-    if (typeof density === 'number') input += WRITTEN + Math.ceil((result.length + joined.length) / density);
+    // The numbering as a tokenizer counts it, and `pre` takes it off the usage: a token for each group of three
+    // digits of a line's number, and one for the tab after it before a digit or punctuation (a word joins it).
+    const tabs = response.file.content.split('\n').filter((l) => l.length > 0 && tabStaysApart(l.charCodeAt(0))).length;
+    const used = refused
+      ? result.length / (density as number)
+      : (response.file.content.length + joined.length) / (density as number)
+        + lineNumberTokens(response.file.startLine, response.file.numLines) + tabs;
+    if (typeof density === 'number') input += WRITTEN + Math.ceil(used);
     const named = [...note.matchAll(/offset=(\d+) limit=(\d+)/g)].map((m) => ({
       offset: Number(m[1]),
       limit: Number(m[2]),
@@ -157,8 +166,11 @@ describe('the usage of the request that carried a result teaches the file\'s den
     const fourth = read(third.next!);
     expect(second.first).toBe(first.lines + 1);
     expect(third.lines).toBeGreaterThan(second.lines * 1.25);
-    // The window the second one's count sized fits that count (the note's call runs as named or is trimmed).
+    // The window the second one's count sized fits that count (the note's call runs as named or is trimmed), and so
+    // does the one after it. The note names each wider than fits, so `pre`'s trim, not the name, sizes them.
     expect(third.chars / 5).toBeLessThan(25_000);
+    expect(fourth.chars / 5).toBeLessThan(25_000);
+    expect(third.clampedTo).toBeDefined();
     expect(third.first).toBe(second.first + second.lines);
     expect(fourth.first).toBe(third.first + third.lines);
   });
