@@ -13,6 +13,9 @@ afterAll(removeTempDirs);
 
 const ENGINE_TIMEOUT = 180_000;
 const ADVICE = /offset=(\d+) limit=(\d+)/g;
+/** A line of minified code that may fit: the estimate takes it at about 1.22 times the cap, o200k (the stand-in's
+ * tokenizer) at 0.86, and 1.3 times o200k (`scale: 1.3`) over it. Three of it make a line no window holds. */
+const minified = Array.from({ length: 1800 }, (_, i) => `var a${i}=function(b){return b+${i}};`).join('');
 
 const trailOf = (c: Cursor) => c.steps
   .map((st) => `${JSON.stringify({ offset: st.asked.offset, limit: st.asked.limit })} → ${st.isError ? `REFUSED (${st.content.slice(0, 90)}) ` : ''}${st.decision}`)
@@ -84,7 +87,6 @@ describe('a long line over the cap by the estimate that the model counts under i
   // the rounds benchmark, under o200k, cl100k and Llama 3).
   const AT = 401;
   const dir = tempDir('near-line');
-  const minified = Array.from({ length: 1800 }, (_, i) => `var a${i}=function(b){return b+${i}};`).join('');
   const lines = F.prose(800, 71).split('\n');
   const path = F.put(dir, 'bundle.txt', [...lines.slice(0, AT - 1), minified, ...lines.slice(AT - 1)].join('\n'));
 
@@ -124,7 +126,6 @@ describe('a localized bundle: a long line that may fit, two short lines, a line 
   // The shape of monaco-editor's nls.messages.*.js: one module a line. The short lines after the long one are named
   // with it (measure.ts, shortStretchAfter): read apart, they took a round of their own.
   const dir = tempDir('bundle-stretch');
-  const minified = Array.from({ length: 1800 }, (_, i) => `var a${i}=function(b){return b+${i}};`).join('');
   const lines = F.prose(200, 72).split('\n');
   const AT = lines.length + 1;
   const path = F.put(dir, 'bundle.js', [...lines, minified, 'short one;', 'short two;', minified.repeat(3), 'tail;'].join('\n'));
@@ -162,7 +163,6 @@ describe('a localized bundle: a line no window holds, a short line, a long line 
   // monaco-editor's nls.messages.ko.js has this shape. The short line before the long one is named with it
   // (measure.ts, shortRunBefore), and so is the short line after it: read apart, the first took a round of its own.
   const dir = tempDir('bundle-run');
-  const minified = Array.from({ length: 1800 }, (_, i) => `var a${i}=function(b){return b+${i}};`).join('');
   const lines = F.prose(200, 73).split('\n');
   const AT = lines.length + 1;
   const path = F.put(dir, 'bundle.js', [...lines, minified.repeat(3), 'short one;', minified, 'short two;', minified.repeat(3), 'tail;'].join('\n'));

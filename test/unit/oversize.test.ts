@@ -11,15 +11,25 @@ import { budgetFor, continuation, fitWindow, measureWindow, skipOversize, sizing
 
 const dir = mkdtempSync(join(tmpdir(), 'rcp-oversize-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const deadline = () => Date.now() + 10_000;
+
+const unit = 'alpha beta gamma delta ';
+const perUnit = (() => {
+  const probe = join(dir, 'probe.txt');
+  writeFileSync(probe, unit.repeat(1000));
+  return measureWindow(probe, 1, 1, deadline()).pointTokens / 1000;
+})();
+/** One line of words whose point estimate is about `share` of a cap of 25,000. */
+const wordsWorth = (share: number, round = Math.floor) => unit.repeat(round((25_000 * share) / perUnit));
 
 describe('skipOversize: the estimate of a line no window holds', () => {
   const path = join(dir, 'bundle.js');
   const long = Array.from({ length: 6000 }, (_, i) => `var a${i}=function(b){return b+${i}};`).join('');
   writeFileSync(path, `"use strict";\n${long}\nmodule.exports = a1;\n`);
-  const point = measureWindow(path, 2, 1, Date.now() + 10_000).pointTokens;
+  const point = measureWindow(path, 2, 1, deadline()).pointTokens;
 
   it('is the line\'s point estimate with the calibrated weights', () => {
-    const past = skipOversize(path, 2, 3, budgetFor(path, 25_000, sizingFor(undefined), 1), Date.now() + 10_000);
+    const past = skipOversize(path, 2, 3, budgetFor(path, 25_000, sizingFor(undefined), 1), deadline());
     expect(past?.oversize).toMatchObject({ first: 2, last: 2 });
     expect(past?.oversize?.tokens).toBeCloseTo(point, 6);
     expect(past?.nextFitting).toBe(3);
@@ -29,7 +39,7 @@ describe('skipOversize: the estimate of a line no window holds', () => {
     // A model that counts this text 1.5 times the calibration's estimate.
     const weights = Object.fromEntries(Object.entries(WEIGHTS).map(([k, w]) => [k, w * 1.5])) as Weights;
     const sizing = { ...sizingFor(undefined), weights };
-    const past = skipOversize(path, 2, 3, budgetFor(path, 25_000, sizing, 1), Date.now() + 10_000);
+    const past = skipOversize(path, 2, 3, budgetFor(path, 25_000, sizing, 1), deadline());
     expect(past?.oversize?.tokens).toBeCloseTo(point * 1.5, 3);
   });
 });
@@ -38,17 +48,13 @@ describe('continuation past a line that only the margin keeps out', () => {
   // A line whose estimate is under the cap, and over it with the prior's margin: it may well fit, so the reading
   // goes on with it alone, where it was passed over as a line no window holds (and never read).
   const path = join(dir, 'near.txt');
-  const unit = 'alpha beta gamma delta ';
-  const probe = join(dir, 'probe.txt');
-  writeFileSync(probe, unit.repeat(1000));
-  const perUnit = measureWindow(probe, 1, 1, Date.now() + 10_000).pointTokens / 1000;
-  const near = unit.repeat(Math.floor((25_000 * 0.96) / perUnit));
+  const near = wordsWorth(0.96);
   writeFileSync(path, `short line\n${near}\nafter it\n`);
 
   it('names the line alone, not as a line over the cap', () => {
-    expect(measureWindow(path, 2, 1, Date.now() + 10_000).pointTokens).toBeLessThan(25_000);
-    expect(measureWindow(path, 2, 1, Date.now() + 10_000).pointTokens * PRIOR_SAFETY).toBeGreaterThan(25_000);
-    const next = continuation(path, 2, 3, 25_000, sizingFor(undefined), Date.now() + 10_000);
+    expect(measureWindow(path, 2, 1, deadline()).pointTokens).toBeLessThan(25_000);
+    expect(measureWindow(path, 2, 1, deadline()).pointTokens * PRIOR_SAFETY).toBeGreaterThan(25_000);
+    const next = continuation(path, 2, 3, 25_000, sizingFor(undefined), deadline());
     expect(next?.oversize).toBeUndefined();
     // With the short line after it (shortStretchAfter, below).
     expect(next?.window).toEqual({ first: 2, lines: 2 });
@@ -57,7 +63,7 @@ describe('continuation past a line that only the margin keeps out', () => {
   it('passes over a line whose estimate alone is over the cap', () => {
     const over = join(dir, 'over.txt');
     writeFileSync(over, `short line\n${near}${near}\nafter it\n`);
-    const next = continuation(over, 2, 3, 25_000, sizingFor(undefined), Date.now() + 10_000);
+    const next = continuation(over, 2, 3, 25_000, sizingFor(undefined), deadline());
     expect(next?.oversize).toMatchObject({ first: 2, last: 2 });
     expect(next?.window).toEqual({ first: 3, lines: 1 });
   });
@@ -65,27 +71,26 @@ describe('continuation past a line that only the margin keeps out', () => {
   // Tokenizers count 0.65-1.3 times the estimate: a line estimated at 1.3 times the cap may count 0.85 of it (under
   // o200k, vue.global.prod.js's line 7 is estimated at 34,000 tokens and counts 21,800).
   const within = join(dir, 'within.txt');
-  const unitsNear = Math.floor((25_000 * 1.3) / perUnit);
-  writeFileSync(within, `short line\n${unit.repeat(unitsNear)}\nafter it\n`);
+  writeFileSync(within, `short line\n${wordsWorth(1.3)}\nafter it\n`);
 
   it('names alone a line over the cap by its estimate but within the sparsest tokenizer\'s reach, before any count', () => {
-    expect(measureWindow(within, 2, 1, Date.now() + 10_000).pointTokens).toBeGreaterThan(25_000 * 1.25);
-    const next = continuation(within, 2, 3, 25_000, sizingFor(undefined), Date.now() + 10_000);
+    expect(measureWindow(within, 2, 1, deadline()).pointTokens).toBeGreaterThan(25_000 * 1.25);
+    const next = continuation(within, 2, 3, 25_000, sizingFor(undefined), deadline());
     expect(next?.oversize).toBeUndefined();
     // The note says it is over the cap by the estimate, and may fit.
-    const estimate = measureWindow(within, 2, 1, Date.now() + 10_000).pointTokens;
+    const estimate = measureWindow(within, 2, 1, deadline()).pointTokens;
     expect(next?.window).toEqual({ first: 2, lines: 2, overByEstimate: estimate });
   });
 
   it('names alone a line at 1.6 times the cap too: minified code counts down to 0.62 times its estimate', () => {
     const far = join(dir, 'far.txt');
-    writeFileSync(far, `short line\n${unit.repeat(Math.floor((25_000 * 1.6) / perUnit))}\nafter it\n`);
-    const next = continuation(far, 2, 3, 25_000, sizingFor(undefined), Date.now() + 10_000);
+    writeFileSync(far, `short line\n${wordsWorth(1.6)}\nafter it\n`);
+    const next = continuation(far, 2, 3, 25_000, sizingFor(undefined), deadline());
     expect(next?.window).toMatchObject({ first: 2, lines: 2 });
   });
 
   it('passes over the same line once a count of the file taught its density', () => {
-    const next = continuation(within, 2, 3, 25_000, sizingFor({ ratio: 1 }), Date.now() + 10_000);
+    const next = continuation(within, 2, 3, 25_000, sizingFor({ ratio: 1 }), deadline());
     expect(next?.oversize).toMatchObject({ first: 2, last: 2 });
     expect(next?.window).toEqual({ first: 3, lines: 1 });
   });
@@ -93,7 +98,7 @@ describe('continuation past a line that only the margin keeps out', () => {
   it('does not pass over a line because a model\'s counts of other files raised the estimate', () => {
     // Raised 1.5 times by refusals of other text, the line under the cap would be called 1.44 times over it.
     const weights = Object.fromEntries(Object.entries(WEIGHTS).map(([k, w]) => [k, w * 1.5])) as Weights;
-    const next = continuation(path, 2, 3, 25_000, { ...sizingFor(undefined), weights }, Date.now() + 10_000);
+    const next = continuation(path, 2, 3, 25_000, { ...sizingFor(undefined), weights }, deadline());
     expect(next?.oversize).toBeUndefined();
     expect(next?.window).toEqual({ first: 2, lines: 2 });
   });
@@ -102,13 +107,8 @@ describe('continuation past a line that only the margin keeps out', () => {
 describe('continuation: the short lines after a line named alone join it', () => {
   // A localized bundle of one module a line (monaco-editor's nls.messages.ja.js): a long line that may fit, two
   // short lines, a line no window holds. Named alone, the long line took a round and the two short lines another.
-  const unit = 'alpha beta gamma delta ';
-  const probe = join(dir, 'stretch-probe.txt');
-  writeFileSync(probe, unit.repeat(1000));
-  const perUnit = measureWindow(probe, 1, 1, Date.now() + 10_000).pointTokens / 1000;
-  const mayFit = unit.repeat(Math.floor((25_000 * 1.3) / perUnit));
-  const noWindow = unit.repeat(Math.floor((25_000 * 2) / perUnit));
-  const deadline = () => Date.now() + 10_000;
+  const mayFit = wordsWorth(1.3);
+  const noWindow = wordsWorth(2);
 
   it('up to the next line that alone does not fit', () => {
     const path = join(dir, 'stretch-bounded.js');
@@ -138,7 +138,7 @@ describe('continuation: the short lines after a line named alone join it', () =>
   it('none where the short lines are followed by a line that fits alone (the stretch is not short)', () => {
     const path = join(dir, 'stretch-medium.js');
     // About a quarter of the cap: over the stretch's share, and a window of its own.
-    const medium = unit.repeat(Math.floor((25_000 * 0.25) / perUnit));
+    const medium = wordsWorth(0.25);
     writeFileSync(path, `head\n${mayFit}\nshort one\n${medium}\n${noWindow}\n`);
     const next = continuation(path, 2, 5, 25_000, sizingFor(undefined), deadline());
     expect(next?.window).toMatchObject({ first: 2, lines: 1 });
@@ -147,8 +147,8 @@ describe('continuation: the short lines after a line named alone join it', () =>
   it('a line under the cap by its point estimate: only short lines that keep the two under it join', () => {
     // Once a count taught the file's density (here: the estimate's own), a line at 97% of the cap is kept out by the
     // margin alone. Lines worth 4% of the cap would take the window over the cap by the estimate; two words would not.
-    const line = unit.repeat(Math.floor((25_000 * 0.97) / perUnit));
-    const fourPercent = Array.from({ length: 10 }, () => unit.repeat(Math.ceil((25_000 * 0.004) / perUnit))).join('\n');
+    const line = wordsWorth(0.97);
+    const fourPercent = Array.from({ length: 10 }, () => wordsWorth(0.004, Math.ceil)).join('\n');
     const heavy = join(dir, 'stretch-heavy.js');
     writeFileSync(heavy, `head\n${line}\n${fourPercent}\n${noWindow}\n`);
     const known = sizingFor({ ratio: 1 });
@@ -162,13 +162,8 @@ describe('continuation: the short lines after a line named alone join it', () =>
 describe('continuation: a short run of lines before a line named alone joins it', () => {
   // A localized bundle (monaco-editor's nls.messages.ko.js): a line no window holds, a short line, a long line that
   // may fit. Named apart, the short line took a round of its own before the long line's gamble.
-  const unit = 'alpha beta gamma delta ';
-  const probe = join(dir, 'run-probe.txt');
-  writeFileSync(probe, unit.repeat(1000));
-  const perUnit = measureWindow(probe, 1, 1, Date.now() + 10_000).pointTokens / 1000;
-  const mayFit = unit.repeat(Math.floor((25_000 * 1.3) / perUnit));
-  const noWindow = unit.repeat(Math.floor((25_000 * 2) / perUnit));
-  const deadline = () => Date.now() + 10_000;
+  const mayFit = wordsWorth(1.3);
+  const noWindow = wordsWorth(2);
 
   it('names the run with the line, and the note says which line may fit', () => {
     const path = join(dir, 'run-before.js');
@@ -189,7 +184,7 @@ describe('continuation: a short run of lines before a line named alone joins it'
 
   it('not where the run is long: it fills a window of its own', () => {
     const path = join(dir, 'run-long.js');
-    const medium = unit.repeat(Math.floor((25_000 * 0.25) / perUnit));
+    const medium = wordsWorth(0.25);
     writeFileSync(path, `head\n${medium}\n${mayFit}\n${noWindow}\n`);
     expect(continuation(path, 2, 4, 25_000, sizingFor(undefined), deadline())?.window).toEqual({ first: 2, lines: 1 });
   });
@@ -203,11 +198,11 @@ describe('continuation: a short run of lines before a line named alone joins it'
   it('a line under the cap by its point estimate: the run joins only where the two still fit by it', () => {
     const known = sizingFor({ ratio: 1 });
     const fits = join(dir, 'run-fits.js');
-    const line = unit.repeat(Math.floor((25_000 * 0.97) / perUnit));
+    const line = wordsWorth(0.97);
     writeFileSync(fits, `head\nshort one\n${line}\n${noWindow}\n`);
     expect(continuation(fits, 2, 4, 25_000, known, deadline())?.window).toEqual({ first: 2, lines: 2, longLine: 3 });
     const tips = join(dir, 'run-tips.js');
-    const fourPercent = unit.repeat(Math.ceil((25_000 * 0.04) / perUnit));
+    const fourPercent = wordsWorth(0.04, Math.ceil);
     writeFileSync(tips, `head\n${fourPercent}\n${line}\n${noWindow}\n`);
     expect(continuation(tips, 2, 4, 25_000, known, deadline())?.window).toEqual({ first: 2, lines: 1 });
   });
