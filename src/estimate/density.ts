@@ -8,6 +8,9 @@ export { FEATURE_NAMES, type Features };
 
 /** Letters past this many in one run are not part of a dictionary word. */
 const LONG_RUN = 16;
+/** Digits past this many in one run: a number of up to six digits is counted by its run alone (two groups of three
+ * at most, which `digitRuns` covers); each group after that is a token more under every tokenizer measured. */
+const LONG_DIGIT_RUN = 6;
 
 const enum Kind { None, Lower, Upper, Digit, Punct, Space, Other, Newline, Control }
 
@@ -25,8 +28,8 @@ for (let c = 0; c < 128; c++) {
 
 export function emptyFeatures(): Features {
   return {
-    letters: 0, words: 0, bareWords: 0, caseChanges: 0, longRunLetters: 0, digits: 0, digitRuns: 0, punct: 0,
-    punctRuns: 0, spaceRuns: 0, spaceExtra: 0,
+    letters: 0, words: 0, bareWords: 0, caseChanges: 0, longRunLetters: 0, digits: 0, digitRuns: 0, longRunDigits: 0,
+    punct: 0, punctRuns: 0, spaceRuns: 0, spaceExtra: 0,
     hangul: 0, han: 0, kana: 0, otherLetters: 0, threeByteLetters: 0, otherSymbols: 0, astral: 0, controls: 0,
     newlines: 0,
   };
@@ -39,6 +42,7 @@ export class TokenTally {
   private prev: Kind = Kind.None;
   private spaceRun = 0;
   private letterRun = 0;
+  private digitRun = 0;
 
   /** Tallies text[start, end): a range, so that callers never slice lines out of a decoded chunk. */
   add(text: string, start = 0, end = text.length): void {
@@ -46,8 +50,10 @@ export class TokenTally {
     let prev = this.prev;
     let spaceRun = this.spaceRun;
     let letterRun = this.letterRun;
+    let digitRun = this.digitRun;
     // Hot counters live in locals while the loop runs (the hook runs this cold, mostly in the interpreter).
     let letters = 0, words = 0, bareWords = 0, caseChanges = 0, longRunLetters = 0, digits = 0, digitRuns = 0;
+    let longRunDigits = 0;
     let punct = 0, punctRuns = 0, spaceRuns = 0, spaceExtra = 0, newlines = 0;
     for (let i = start; i < end; i++) {
       const c = text.charCodeAt(i);
@@ -92,7 +98,10 @@ export class TokenTally {
         spaceRun = 0;
         if (kind === Kind.Digit) {
           digits++;
-          if (prev !== Kind.Digit) digitRuns++;
+          if (prev !== Kind.Digit) {
+            digitRuns++;
+            digitRun = 1;
+          } else if (++digitRun > LONG_DIGIT_RUN) longRunDigits++;
         } else if (kind === Kind.Punct) {
           punct++;
           if (prev !== Kind.Punct) punctRuns++;
@@ -101,11 +110,13 @@ export class TokenTally {
       prev = kind;
     }
     f.letters += letters; f.words += words; f.bareWords += bareWords; f.caseChanges += caseChanges;
-    f.longRunLetters += longRunLetters; f.digits += digits; f.digitRuns += digitRuns; f.punct += punct;
+    f.longRunLetters += longRunLetters; f.digits += digits; f.digitRuns += digitRuns; f.longRunDigits += longRunDigits;
+    f.punct += punct;
     f.punctRuns += punctRuns; f.spaceRuns += spaceRuns; f.spaceExtra += spaceExtra; f.newlines += newlines;
     this.prev = prev;
     this.spaceRun = spaceRun;
     this.letterRun = letterRun;
+    this.digitRun = digitRun;
     this.chars += end - start;
   }
 
@@ -118,7 +129,8 @@ export class TokenTally {
 /** Unrolled: the fit asks after every line of the window. */
 export function tokensOf(f: Features, w: Weights = WEIGHTS): number {
   return f.letters * w.letters + f.words * w.words + f.bareWords * w.bareWords + f.caseChanges * w.caseChanges
-    + f.longRunLetters * w.longRunLetters + f.digits * w.digits + f.digitRuns * w.digitRuns + f.punct * w.punct
+    + f.longRunLetters * w.longRunLetters + f.digits * w.digits + f.digitRuns * w.digitRuns
+    + f.longRunDigits * w.longRunDigits + f.punct * w.punct
     + f.punctRuns * w.punctRuns + f.spaceRuns * w.spaceRuns + f.spaceExtra * w.spaceExtra + f.hangul * w.hangul
     + f.han * w.han + f.kana * w.kana + f.otherLetters * w.otherLetters
     + f.threeByteLetters * w.threeByteLetters + f.otherSymbols * w.otherSymbols

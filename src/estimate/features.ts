@@ -10,6 +10,7 @@ export interface Features {
   longRunLetters: number; // letters of a run past its 16th: hashes, base64, repeated patterns, not words
   digits: number;
   digitRuns: number;
+  longRunDigits: number; // digits of a run past its 6th: tokenizers split a number into groups of three digits
   punct: number; // ASCII punctuation and symbols
   punctRuns: number; // runs of them ('");', '=>', '-->' are often one token)
   spaceRuns: number; // runs of 2+ spaces or tabs (indentation, alignment)
@@ -28,6 +29,7 @@ export interface Features {
 }
 
 export const FEATURE_NAMES: readonly (keyof Features)[] = [
-  'letters', 'words', 'bareWords', 'caseChanges', 'longRunLetters', 'digits', 'digitRuns', 'punct', 'punctRuns', 'spaceRuns', 'spaceExtra',
-  'hangul', 'han', 'kana', 'otherLetters', 'threeByteLetters', 'otherSymbols', 'astral', 'controls', 'newlines',
+  'letters', 'words', 'bareWords', 'caseChanges', 'longRunLetters', 'digits', 'digitRuns', 'longRunDigits', 'punct',
+  'punctRuns', 'spaceRuns', 'spaceExtra', 'hangul', 'han', 'kana', 'otherLetters', 'threeByteLetters', 'otherSymbols',
+  'astral', 'controls', 'newlines',
 ];

@@ -13,7 +13,7 @@ export const GROUP_OF: Record<keyof Features, number> = {
   punct: 1, punctRuns: 1, spaceRuns: 1, spaceExtra: 1, controls: 1, newlines: 1,
   hangul: 2, han: 2, kana: 2,
   otherLetters: 3, otherSymbols: 3, astral: 3,
-  digits: 4, digitRuns: 4,
+  digits: 4, digitRuns: 4, longRunDigits: 4,
   threeByteLetters: THREE_BYTE_GROUP,
 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { estimateTokens, FEATURE_NAMES, TokenTally, tokensOf } from '../../src/estimate/density.js';
-import { WEIGHTS } from '../../src/estimate/weights.js';
+import { PRIOR_SAFETY, WEIGHTS } from '../../src/estimate/weights.js';
 import { REAL, claudeDense } from '../../scripts/lib/tokenizers.mjs';
 
 const features = (text: string) => {
@@ -37,6 +37,12 @@ describe('TokenTally character classes', () => {
     expect(f.newlines).toBe(2);
   });
 
+  it('counts digits past the 6th of one run as a long run', () => {
+    const f = features('123456 1234567 0.8474573214587412');
+    expect(f.digitRuns).toBe(4);
+    expect(f.longRunDigits).toBe(1 + 10);
+  });
+
   it('sorts scripts: Hangul, Han, Kana, other letters, other symbols', () => {
     const f = features('한국어 中文 かなカナ Привет «»');
     expect(f.hangul).toBe(3);
@@ -64,7 +70,7 @@ describe('TokenTally character classes', () => {
   });
 
   it('gives the same features whatever the chunking, even mid-run and mid-surrogate-pair', () => {
-    const text = 'camelCaseIdentifier   12345 ' + 'xy'.repeat(30) + ' 😀 한국어\n  done';
+    const text = 'camelCaseIdentifier   12345 ' + 'xy'.repeat(30) + ' 😀 한국어\n  done 1700000000000';
     const whole = features(text);
     for (const size of [1, 2, 3, 7]) {
       const t = new TokenTally();
@@ -112,6 +118,19 @@ describe('the estimate', () => {
   // and the corpus's long, indented lines cannot tell it from indentation. A refit that moved weight from newlines to
   // space runs put such files 4-10% over the estimate under o200k and Claude-dense (docs/ROUNDS.md, tried and
   // reverted), and a real-engine test of one had a window refused.
+  // Every tokenizer measured splits a number into groups of three digits (Claude-dense as o200k): a 16-place fraction
+  // is six tokens, where its run alone was weighted as two (Claude-dense counted such a list 1.5 times the estimate).
+  it('counts long numbers (fractions of 16 places, timestamps in milliseconds) within the first window margin', () => {
+    const texts = [
+      Array.from({ length: 2000 }, (_, i) => String(Math.sin(i + 1))).join('\n'),
+      Array.from({ length: 2000 }, (_, i) => `${1_700_000_000_000 + i * 7919},${i}`).join('\n'),
+    ];
+    for (const text of texts) {
+      expect(estimateTokens(text)).toBeGreaterThanOrEqual(REAL.o200k(text));
+      expect(estimateTokens(text) * PRIOR_SAFETY).toBeGreaterThanOrEqual(claudeDense(text));
+    }
+  });
+
   it('does not under-count files of one short record a line', () => {
     const lists = [
       Array.from({ length: 2000 }, (_, i) => `item ${i}`).join('\n'),
