@@ -19,6 +19,7 @@ export async function loadEstimator() {
           "export * from './src/estimate/weights.ts';",
           "export * from './src/estimate/fit.ts';",
           "export * from './src/estimate/cap.ts';",
+          "export * from './src/estimate/groups.ts';",
           "export * from './src/hooks/measure.ts';",
         ].join('\n'),
         resolveDir: root,

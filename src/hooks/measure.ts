@@ -56,6 +56,9 @@ export interface Sizing {
   /** The shares by token group of the window whose usage taught `ratio` (fit.ts): the margin follows how far a
    * window's text differs from that window's. */
   similar?: readonly number[];
+  /** The shares by token group of the text `ratio` was counted on, whether or not the margin follows them: a long
+   * line of other text is not passed over by `ratio` alone (`skipOversize`). */
+  counted?: readonly number[];
   /** The largest of the density's last steps over text alike, when it took `CALM_STEPS` of them (weights.ts). */
   calm?: number;
   /** The largest of the density's last steps over any text, when it took `STEADY_STEPS` of them (weights.ts). */
@@ -115,7 +118,9 @@ export const HOPEFUL_SIZING: Sizing = { ...PRIOR_SIZING, ratio: HOPEFUL_RATIO, s
  * fits, is named whole. Clamped, it would leave a tail of a few lines for a round of its own (two rounds for sure);
  * named whole, it takes one, or three if refused, and it is refused less than half the time. */
 export function sizingFor(
-  learned: Pick<Learned, 'ratio' | 'noFloor' | 'refused' | 'charsPerToken' | 'shares' | 'steps' | 'shifts'> | undefined,
+  learned:
+    | Pick<Learned, 'ratio' | 'noFloor' | 'refused' | 'charsPerToken' | 'shares' | 'countedShares' | 'steps' | 'shifts'>
+    | undefined,
   followOn = false,
   prior?: ModelPrior,
 ): Sizing {
@@ -128,6 +133,7 @@ export function sizingFor(
       gambleOnRest: followOn && learned.refused !== true,
       ...(learned.charsPerToken ? { charsPerToken: learned.charsPerToken } : {}),
       ...(learned.shares ? { similar: learned.shares } : {}),
+      ...((learned.shares ?? learned.countedShares) ? { counted: learned.shares ?? learned.countedShares } : {}),
       ...(learned.shares && learned.steps && learned.steps.length >= CALM_STEPS
         ? { calm: Math.max(...learned.steps) }
         : {}),
@@ -274,13 +280,23 @@ export interface PastOversize {
 
 const MAX_OVERSIZE_PROBES = 16;
 
-/** Skips lines that alone do not fit the budget, starting at `first` and not past `last`. */
+/** The text a density was counted on: its shares of the estimate by token group, and its last line in this file (0
+ * when the lines ahead were not part of it). */
+export interface CountedText {
+  shares: readonly number[];
+  last: number;
+}
+
+/** Skips lines that alone do not fit the budget, starting at `first` and not past `last`. `counted`: the text the
+ * budget's density was counted on; a line after it of other text stops the skip where it may fit
+ * (`mayFitAsOtherText`). The lines of a refused window were part of its count. */
 export function skipOversize(
   path: string,
   first: number,
   last: number,
   budget: Budget,
   deadline: number,
+  counted?: CountedText,
 ): PastOversize | undefined {
   let line = first;
   let oversize: OversizeLines | undefined;
@@ -288,6 +304,11 @@ export function skipOversize(
     const one = fitWindow(path, line, { ...budget, maxLines: 1 }, deadline);
     if (one.scan.timedOut) return undefined;
     if (one.lines > 0 || one.scan.startBeyondEnd) break;
+    if (counted && line > counted.last) {
+      const other = mayFitAsOtherText(path, line, budget.cap, counted.shares, deadline);
+      if (other === undefined) return undefined;
+      if (other) break;
+    }
     if (!oversize) {
       // Its estimate as the budget makes it (a model's weights, a refusal's characters per token), less the margin:
       // the note says "about N tokens", and N is what judged the line over the cap.
@@ -303,6 +324,37 @@ export function skipOversize(
   return { oversize, nextFitting: line };
 }
 
+/** The text a sizing's density was counted on, before the lines a reading goes on with. */
+function countedBefore(sizing: Sizing): CountedText | undefined {
+  return sizing.counted ? { shares: sizing.counted, last: 0 } : undefined;
+}
+
+/** How far a line's shares of the estimate by token group may be from those of the text a density was counted on
+ * and still be judged by that density: over the long lines (5,000 characters or more) of the rounds corpus, the
+ * held-out sets and xlsx's full bundle, under the five tokenizers, one line's count over its estimate was at most
+ * 1.25 times another's at a distance under 0.2, and up to 1.9 times at more (xlsx: lines of rare Han and of U+FFFD
+ * placeholders, which BPE merges into long tokens; the estimate takes each for a symbol). */
+export const OTHER_TEXT_DISTANCE = 0.2;
+
+/** Whether `line`, over the cap by a density counted on other text (shares `counted`), may still fit: its text is
+ * `OTHER_TEXT_DISTANCE` or more from that text, and its calibrated estimate is within `LONG_LINE_REACH` of the cap,
+ * as before any count. Passed over, it would never be read (xlsx.full.min.js: after line 2 was refused, lines 5 and 7,
+ * 0.55 and 0.48 of their estimate against line 2's 0.89, were passed over though each fits). Undefined when the line
+ * could not be measured in time. */
+function mayFitAsOtherText(
+  path: string,
+  line: number,
+  cap: number,
+  counted: readonly number[],
+  deadline: number,
+): boolean | undefined {
+  const one = measureWindow(path, line, 1, deadline);
+  if (one.scan.timedOut) return undefined;
+  if (one.lines === 0) return false;
+  const other = shareDistance(sharesOf(one.groups), counted) >= OTHER_TEXT_DISTANCE;
+  return other && one.pointTokens <= cap * LONG_LINE_REACH;
+}
+
 /** Where a reading goes on from `first` (up to its last wanted line `end`): past any lines that alone are over
  * the cap, the largest window the estimate says fits, so that following it runs without a clamp. `window` is
  * undefined when nothing readable is left; the whole is undefined when the file could not be measured in time. */
@@ -315,7 +367,7 @@ export function continuation(
   deadline: number,
 ): { window: NextWindow | undefined; oversize: OversizeLines | undefined } | undefined {
   const budget = budgetFor(path, cap, sizing, 1);
-  const past = skipOversize(path, first, end, passOverBudget(budget, cap, sizing), deadline);
+  const past = skipOversize(path, first, end, passOverBudget(budget, cap, sizing), deadline, countedBefore(sizing));
   if (!past) return undefined;
   if (past.nextFitting > end) return { window: undefined, oversize: past.oversize };
   const rest = end - past.nextFitting + 1;
@@ -391,7 +443,7 @@ export function shortRunBefore(
   if (run.scan.timedOut || !run.whole) return undefined;
   const alone = fitWindow(path, line, { ...budget, maxLines: 1 }, deadline);
   if (alone.scan.timedOut || alone.scan.startBeyondEnd || alone.lines > 0) return undefined;
-  const past = skipOversize(path, line, line, passOverBudget(budget, cap, sizing), deadline);
+  const past = skipOversize(path, line, line, passOverBudget(budget, cap, sizing), deadline, countedBefore(sizing));
   if (!past || past.oversize) return undefined;
   const gamble = namedAlone(path, line, end, cap, sizing, deadline);
   if (!gamble) return undefined;
@@ -471,9 +523,12 @@ export function usageRatio(
     const head = measureWindow(path, window.first, Math.floor(window.lines / 2), deadline);
     return head.scan.timedOut ? Infinity : headToRestDistance(head.groups, m.groups);
   };
-  // Rounded: kept in the session file, where a few digits do.
-  const shares = sharesOf(m.groups).map((s) => Math.round(s * 1e4) / 1e4);
-  return { ratio, shares, sample: isSampleOfItsText(window.lines, halves) };
+  return { ratio, shares: roundedShares(m.groups), sample: isSampleOfItsText(window.lines, halves) };
+}
+
+/** A window's shares of the estimate by token group, rounded: kept in the session file, where a few digits do. */
+export function roundedShares(groups: readonly number[]): number[] {
+  return sharesOf(groups).map((s) => Math.round(s * 1e4) / 1e4);
 }
 
 /** The fewest lines of a window that is a sample of its text whatever they hold. */

@@ -224,13 +224,20 @@ export function refusalNote(a: RefusalAdvice): string {
     parts.push(oversizeSentence(a.path, a.oversize));
     parts.push(
       a.after
-        ? `Reading goes on with offset=${a.after.first} limit=${a.after.lines}.`
+        ? `Reading goes on with offset=${a.after.first} limit=${a.after.lines}${mayFit(a.after)}.`
         : a.fileEnds
           ? 'Nothing is left of the file.'
           : 'No lines follow them in that window.',
     );
   }
   return parts.join(' ');
+}
+
+/** What a window named alone though over the cap by an estimate is: a line of other text than the one counted. */
+function mayFit(w: NextWindow): string {
+  if (w.overByEstimate === undefined) return '';
+  return ` (${linesWord(w)} alone, about ${Math.round(w.overByEstimate)} tokens by the estimate of its own text, which `
+    + 'tokenizers count from 0.6 to 1.3 times: it may fit)';
 }
 
 /** The note after the engine refused a notebook: it counts every cell whatever `offset` and `limit` say, and its

@@ -36,6 +36,7 @@ import {
   namedWindow,
   notebookCells,
   remember,
+  roundedShares,
   sizingFor,
   sizingFrom,
   skipOversize,
@@ -465,6 +466,7 @@ function afterRefusal(
       ratio: refusal.tokens / refused.pointTokens,
       refused: true,
       charsPerToken: refused.chars / refusal.tokens,
+      countedShares: roundedShares(refused.groups),
       at: ctx.now,
       ...(noFloor ? { noFloor } : {}),
     };
@@ -520,7 +522,8 @@ function afterRefusal(
       request.kind === 'window' ? readingContinued(state, file.path, size, mtimeMs, first, request.lines) : undefined;
     const readingLast = ofReading ? ofReading.askedLast || Number.MAX_SAFE_INTEGER : undefined;
     const last = Math.max(refusedLast ?? Number.MAX_SAFE_INTEGER, readingLast ?? 0);
-    const past = skipOversize(file.path, first, last, budget, ctx.deadline);
+    const counted = sizing.counted && { shares: sizing.counted, last: refusedLast ?? 0 };
+    const past = skipOversize(file.path, first, last, budget, ctx.deadline, counted);
     if (!past?.oversize) return silent('nothing-to-advise');
     advice.oversize = past.oversize;
     if (past.nextFitting <= last) {
@@ -536,6 +539,12 @@ function afterRefusal(
       if (!after.scan.timedOut && ended) advice.fileEnds = true;
       else if (!after.scan.timedOut && after.lines > 0)
         advice.after = { first: past.nextFitting, lines: wantedLines(after, endsNl) };
+      else if (!after.scan.timedOut) {
+        // A line of other text than the refused one, which may fit by its own estimate (`mayFitAsOtherText`).
+        const alone = measureWindow(file.path, past.nextFitting, 1, ctx.deadline);
+        if (!alone.scan.timedOut && alone.lines > 0)
+          advice.after = { first: past.nextFitting, lines: 1, overByEstimate: alone.pointTokens };
+      }
     } else if (refusedToEnd) {
       advice.fileEnds = true;
     }

@@ -117,7 +117,7 @@ function learnFromUsage(
         size,
         mtimeMs,
         ratio: usage.ratio,
-        ...(shares ? { shares } : {}),
+        ...(shares ? { shares } : { countedShares: usage.shares }),
         ...(steps ? { steps } : {}),
         ...(shifts ? { shifts } : {}),
         // Once refused, a file is never sized to a gamble, and the refused window's characters per token bound

@@ -43,6 +43,10 @@ export interface Learned {
   /** Taught by the usage of a window: that window's shares of the estimate by token group (GROUP_COUNT numbers). The
    * next window's usage teaches the file again (after a refusal too: `learnsFromUsage`). */
   shares?: number[];
+  /** Where `shares` is not kept (a refusal's count, the usage of a window that is no sample of its text): the shares
+   * of the text the density was counted on. A long line of other text is not passed over by this density alone
+   * (measure.ts, `skipOversize`). */
+  countedShares?: number[];
   /** Taught by the usage of windows of text alike, one after another: the density's last steps from one window to
    * the next (|ln| of their ratio), newest last, at most `CALM_STEPS` (weights.ts): a file that held still gets a
    * narrower margin. */
@@ -274,12 +278,20 @@ export function isLearned(l: unknown): l is Learned {
     (l.noFloor === undefined || typeof l.noFloor === 'boolean') &&
     (l.refused === undefined || typeof l.refused === 'boolean') &&
     (l.charsPerToken === undefined || (isFiniteNumber(l.charsPerToken) && l.charsPerToken > 0)) &&
-    (l.shares === undefined ||
-      (Array.isArray(l.shares) &&
-        l.shares.length === GROUP_COUNT &&
-        l.shares.every((x) => isFiniteNumber(x) && x >= 0 && x <= 1))) &&
+    isSharesOrAbsent(l.shares) &&
+    isSharesOrAbsent(l.countedShares) &&
     stepsUpTo(l.steps, CALM_STEPS) &&
     stepsUpTo(l.shifts, STEADY_STEPS)
+  );
+}
+
+/** Absent, or one share of the estimate per token group. */
+function isSharesOrAbsent(shares: unknown): boolean {
+  return (
+    shares === undefined ||
+    (Array.isArray(shares) &&
+      shares.length === GROUP_COUNT &&
+      shares.every((x) => isFiniteNumber(x) && x >= 0 && x <= 1))
   );
 }
 

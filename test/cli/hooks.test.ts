@@ -482,6 +482,33 @@ describe('post after a refusal', () => {
     expect(advice).toContain('Reading goes on with offset=3 limit=2.');
   });
 
+  it('a line refused, and a long line of other text after it: that line is named, not passed over by the count', () => {
+    // xlsx.full.min.js: line 2 (codepage tables of rare Han) counts 0.89 of its estimate and is refused; lines 5 and 7
+    // (mostly U+FFFD placeholders) count about half of theirs and fit, but the refused line's density called them
+    // over the cap too, and they were never read. Here: two lines of Han, then a line of words.
+    const file = join(dir, 'two-kinds.txt');
+    const han = '漢字文化圏的書写体系'.repeat(2800);
+    const words = 'alpha beta gamma delta '.repeat(Math.round((32_000 / estimateTokens('alpha beta gamma delta '))));
+    writeFileSync(file, `short first line\n${han}\n${han}\n${words}\nlast line\n`);
+    const hanTokens = estimateTokens(`${han}\n`);
+    const wordTokens = estimateTokens(`${words}\n`);
+    const count = Math.round(hanTokens * 1.1);
+    // The precondition: by the refused line's density the words are over the cap; by their own estimate they may fit.
+    expect(count).toBeGreaterThan(25_000);
+    expect(wordTokens * (count / hanTokens)).toBeGreaterThan(25_000);
+    expect(wordTokens).toBeLessThan(25_000 * 1.7);
+    const s = 'sess-kinds';
+    const asked = { file_path: file, offset: 1, limit: 5 };
+    const pre = runHook('pre', preEvent(s, 'k1', asked), env);
+    expect(pre.json.hookSpecificOutput.updatedInput.limit).toBe(1);
+    const first = runHook('post', postEvent(s, 'k1', { ...asked, limit: 1 }, engineRead(file, 1, 1)), env);
+    expect(first.json.hookSpecificOutput.additionalContext).toContain('offset=2 limit=1 (line 2 alone,');
+    const fail = runHook('post', failureEvent(s, 'k2', { file_path: file, offset: 2, limit: 1 }, `File content (${count} tokens) exceeds maximum allowed tokens (25000).`), env);
+    const advice: string = fail.json.hookSpecificOutput.additionalContext;
+    expect(advice).toContain('Lines 2-3 are each over the cap');
+    expect(advice).toMatch(/Reading goes on with offset=4 limit=1 \(line 4 alone, about \d+ tokens by the estimate of its own text, which tokenizers count from 0\.6 to 1\.3 times: it may fit\)\./);
+  });
+
   it('a long line refused with the short lines after it, where it fits alone by the count: named alone, not passed over', () => {
     // A continuation names a line that may fit with the few short lines after it (measure.ts, shortStretchAfter).
     // Refused by a little, the count leaves the line alone under the cap at its point estimate: the note names it,

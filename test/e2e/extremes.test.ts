@@ -198,6 +198,37 @@ describe('a localized bundle: a line no window holds, a short line, a long line 
   }, ENGINE_TIMEOUT);
 });
 
+describe('a refused long line, a line like it, then a long line of other text that fits', () => {
+  // xlsx.full.min.js has this shape: codepage tables of rare Han (refused), then tables mostly of U+FFFD placeholders,
+  // which BPE merges into long tokens where the estimate takes each for a symbol. By the refused line's density the
+  // placeholders' line was over the cap too, and passed over: never read. Its text is other than the counted line's,
+  // so it is judged as before any count, and named (measure.ts, mayFitAsOtherText).
+  const dir = tempDir('other-text');
+  const lines = F.prose(200, 74).split('\n');
+  const AT = lines.length + 1;
+  const han = '漢字文化圏的書写体系'.repeat(3000); // o200k: about 27,000 tokens
+  // Over the 25,000 characters the engine counts at all; estimated at about 39,500, o200k: about 6,800.
+  const placeholders = `x=${'\uFFFD'.repeat(20)}; alpha beta `.repeat(850);
+  const path = F.put(dir, 'tables.js', [...lines, han, han, placeholders, 'tail;'].join('\n'));
+
+  it('the refused line and the line like it are passed over; the other line is read; every other line once', async () => {
+    const s = await readSession({ cwd: dir, hooks: 'pager', targets: [{ path, offset: 1, limit: 2000 }] });
+    expect(s.ok, s.run.stderr).toBe(true);
+    const c = s.cursor(path);
+    const trail = trailOf(c);
+    const cov = coverage(path, c.received, { except: [AT, AT + 1] });
+    expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong) }, trail)
+      .toEqual({ missing: '', duplicated: '', wrong: '' });
+    const refused = c.steps.filter((st) => st.isError);
+    expect(refused.map((st) => [st.asked.offset, st.asked.limit]), trail).toEqual([[AT, 1]]);
+    const note = refused[0]!.notes.join('\n');
+    expect(note).toContain(`Lines ${AT}-${AT + 1} are each over the cap`);
+    expect(note).toContain(`Reading goes on with offset=${AT + 2} limit=1 (line ${AT + 2} alone, about`);
+    expect(c.received.some(([n]) => n === AT + 2), trail).toBe(true);
+    expect(c.gaveUp).toBe(false);
+  }, ENGINE_TIMEOUT);
+});
+
 describe('a 4 MiB file', () => {
   const dir = tempDir('4mib');
   const path = F.put(dir, 'big.txt', F.proseOfSize(4 * 1024 * 1024, 62));

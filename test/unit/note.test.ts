@@ -145,6 +145,17 @@ describe('refusalNote: what the model is told after the engine refused anyway', 
     expect(note).toBe('read-ceiling-pager: the engine counted lines 1-400 of /r/ko.json at 31000 tokens, over its cap of 25000 (about 1.6 characters per token in this file). offset=1 limit=310 (lines 1-310) fits under the 25000-token cap.');
   });
 
+  it('names a line of other text after the refused one as a line that may fit', () => {
+    const note = refusalNote({
+      path: '/r/xlsx.js', refusedFirst: 2, refusedLast: 2, engine: { tokens: 31061, cap: 25000 }, charsPerToken: 1.03,
+      cap: 25000, fits: undefined, oversize: { first: 2, last: 4, tokens: 31061, chars: 32006 },
+      after: { first: 5, lines: 1, overByEstimate: 42269.4 },
+    });
+    expect(note).toContain('Lines 2-4 are each over the cap');
+    expect(note).toContain('Reading goes on with offset=5 limit=1 (line 5 alone, about 42269 tokens by the estimate of '
+      + 'its own text, which tokenizers count from 0.6 to 1.3 times: it may fit).');
+  });
+
   it('when not even the first line fits, names no window that would be refused again', () => {
     const note = refusalNote({
       path: '/r/one.txt', refusedFirst: 1, refusedLast: 3, engine: { tokens: 112000, cap: 25000 }, charsPerToken: 4,

@@ -7,7 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PRIOR_SAFETY, WEIGHTS, type Weights } from '../../src/estimate/weights';
-import { budgetFor, continuation, fitWindow, measureWindow, skipOversize, sizingFor } from '../../src/hooks/measure';
+import { sharesOf } from '../../src/estimate/groups';
+import {
+  budgetFor, continuation, fitWindow, measureWindow, OTHER_TEXT_DISTANCE, skipOversize, sizingFor,
+} from '../../src/hooks/measure';
 
 const dir = mkdtempSync(join(tmpdir(), 'rcp-oversize-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,6 +44,42 @@ describe('skipOversize: the estimate of a line no window holds', () => {
     const sizing = { ...sizingFor(undefined), weights };
     const past = skipOversize(path, 2, 3, budgetFor(path, 25_000, sizing, 1), deadline());
     expect(past?.oversize?.tokens).toBeCloseTo(point * 1.5, 3);
+  });
+});
+
+describe('continuation after a count of other text', () => {
+  // A refusal counted a line of Han at 1.1 times its estimate. The next line, Han too, is over the cap by that
+  // density; the one after it, words, is over the cap by that density but within the sparsest tokenizer's reach by its
+  // own estimate: it is named, not passed over (xlsx.full.min.js: lines of U+FFFD placeholders after a refused line of
+  // rare Han count half as dense, and fit).
+  const path = join(dir, 'kinds.txt');
+  const han = '漢字文化圏的書写体系'.repeat(2800);
+  writeFileSync(path, `short first line\n${han}\n${han}\n${wordsWorth(1.3)}\nlast line\n`);
+  const counted = sharesOf(measureWindow(path, 2, 1, deadline()).groups);
+  const learned = { ratio: 1.1, refused: true };
+
+  it('passes over the line like the counted one, and names the line of other text alone', () => {
+    expect(measureWindow(path, 3, 1, deadline()).pointTokens * 1.1).toBeGreaterThan(25_000);
+    expect(measureWindow(path, 4, 1, deadline()).pointTokens * 1.1).toBeGreaterThan(25_000);
+    const next = continuation(path, 3, 5, 25_000, sizingFor({ ...learned, countedShares: counted }), deadline());
+    expect(next?.oversize).toMatchObject({ first: 3, last: 3 });
+    expect(next?.window).toMatchObject({ first: 4, lines: 2 });
+    expect(next?.window?.overByEstimate).toBeGreaterThan(25_000);
+  });
+
+  it('passes over both where the counted text is not known, as before', () => {
+    const next = continuation(path, 3, 5, 25_000, sizingFor(learned), deadline());
+    expect(next?.oversize).toMatchObject({ first: 3, last: 4 });
+    expect(next?.window).toEqual({ first: 5, lines: 1 });
+  });
+
+  it('judges by the count a line of text near the counted one', () => {
+    // Counted on text a tenth of a share from the line's (moved from words to Han): the line is passed over.
+    const words = sharesOf(measureWindow(path, 4, 1, deadline()).groups);
+    const moved = OTHER_TEXT_DISTANCE / 4;
+    const close = words.map((share, g) => share * (1 - moved) + (g === 2 ? moved : 0));
+    const past = continuation(path, 4, 5, 25_000, sizingFor({ ...learned, countedShares: close }), deadline());
+    expect(past?.oversize).toMatchObject({ first: 4, last: 4 });
   });
 });
 
