@@ -348,11 +348,11 @@ function mayFitAsOtherText(
   counted: readonly number[],
   deadline: number,
 ): boolean | undefined {
-  const one = measureWindow(path, line, 1, deadline);
+  // Within the reach, or not: the fit stops at the reach, so a line of megabytes costs a chunk, not a whole scan.
+  const reach = { cap: cap * LONG_LINE_REACH, charFloor: 0, ratio: 1, safety: 1, maxLines: 1 };
+  const one = fitWindow(path, line, reach, deadline);
   if (one.scan.timedOut) return undefined;
-  if (one.lines === 0) return false;
-  const other = shareDistance(sharesOf(one.groups), counted) >= OTHER_TEXT_DISTANCE;
-  return other && one.pointTokens <= cap * LONG_LINE_REACH;
+  return one.lines > 0 && shareDistance(sharesOf(one.groups), counted) >= OTHER_TEXT_DISTANCE;
 }
 
 /** Where a reading goes on from `first` (up to its last wanted line `end`): past any lines that alone are over
