@@ -341,7 +341,7 @@ export const OTHER_TEXT_DISTANCE = 0.2;
  * as before any count. Passed over, it would never be read (xlsx.full.min.js: after line 2 was refused, lines 5 and 7,
  * 0.55 and 0.48 of their estimate against line 2's 0.89, were passed over though each fits). Undefined when the line
  * could not be measured in time. */
-function mayFitAsOtherText(
+export function mayFitAsOtherText(
   path: string,
   line: number,
   cap: number,

@@ -32,6 +32,7 @@ import {
   HOPEFUL_SIZING,
   knownDensity,
   LENGTH_SIZING,
+  mayFitAsOtherText,
   measureWindow,
   namedWindow,
   notebookCells,
@@ -539,10 +540,12 @@ function afterRefusal(
       if (!after.scan.timedOut && ended) advice.fileEnds = true;
       else if (!after.scan.timedOut && after.lines > 0)
         advice.after = { first: past.nextFitting, lines: wantedLines(after, endsNl) };
-      else if (!after.scan.timedOut) {
-        // A line of other text than the refused one, which may fit by its own estimate (`mayFitAsOtherText`).
-        const alone = measureWindow(file.path, past.nextFitting, 1, ctx.deadline);
-        if (!alone.scan.timedOut && alone.lines > 0)
+      else if (!after.scan.timedOut && counted && past.nextFitting > counted.last) {
+        // A line of other text than the refused one, which may fit by its own estimate; not a line past the most
+        // that `skipOversize` probes, which it did not judge.
+        const other = mayFitAsOtherText(file.path, past.nextFitting, budget.cap, counted.shares, ctx.deadline);
+        const alone = other ? measureWindow(file.path, past.nextFitting, 1, ctx.deadline) : undefined;
+        if (alone && !alone.scan.timedOut && alone.lines > 0)
           advice.after = { first: past.nextFitting, lines: 1, overByEstimate: alone.pointTokens };
       }
     } else if (refusedToEnd) {
