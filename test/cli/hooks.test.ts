@@ -509,6 +509,23 @@ describe('post after a refusal', () => {
     expect(advice).toMatch(/Reading goes on with offset=4 limit=1 \(line 4 alone, about \d+ tokens by the estimate of its own text, which tokenizers count from 0\.6 to 1\.3 times: it may fit\)\./);
   });
 
+  it('a line refused, then more lines like it than the note probes: none is named as one that may fit', () => {
+    // The note probes 16 lines past the refused one; the line after them was never judged, and is over the cap too.
+    const file = join(dir, 'many-han.txt');
+    const han = '漢字文化圏的書写体系'.repeat(3000);
+    writeFileSync(file, `short first line\n${`${han}\n`.repeat(20)}last line\n`);
+    const count = Math.round(estimateTokens(`${han}\n`) * 1.1);
+    const s = 'sess-many-han';
+    const asked = { file_path: file, offset: 1, limit: 30 };
+    expect(runHook('pre', preEvent(s, 'm1', asked), env).json.hookSpecificOutput.updatedInput.limit).toBe(1);
+    const first = runHook('post', postEvent(s, 'm1', { ...asked, limit: 1 }, engineRead(file, 1, 1)), env);
+    expect(first.json.hookSpecificOutput.additionalContext).toContain('offset=2 limit=1 (line 2 alone,');
+    const fail = runHook('post', failureEvent(s, 'm2', { file_path: file, offset: 2, limit: 1 }, `File content (${count} tokens) exceeds maximum allowed tokens (25000).`), env);
+    const advice: string = fail.json.hookSpecificOutput.additionalContext;
+    expect(advice).toContain('Lines 2-17 are each over the cap');
+    expect(advice).not.toContain('may fit');
+  });
+
   it('a long line refused with the short lines after it, where it fits alone by the count: named alone, not passed over', () => {
     // A continuation names a line that may fit with the few short lines after it (measure.ts, shortStretchAfter).
     // Refused by a little, the count leaves the line alone under the cap at its point estimate: the note names it,
