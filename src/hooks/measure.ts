@@ -398,7 +398,7 @@ function passOverBudget(budget: Budget, cap: number, sizing: Sizing): Budget {
 
 /** The window that names `line`, which alone does not fit with the margin but may by the model's count, as a gamble:
  * with the short lines after it (`shortStretchAfter`). Undefined when the file could not be measured in time. */
-function namedAlone(
+export function namedAlone(
   path: string,
   line: number,
   end: number,

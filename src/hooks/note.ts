@@ -163,13 +163,7 @@ function nextSentence(w: ShortWindow): string {
     return `${unseen}; ${call} is the rest of ${w.askedLast === undefined ? 'the file' : 'the requested window'}${on}.${banner}`;
   }
   if (w.hopeful) return `${unseen}; ${hopefulCall(w.hopeful)}.${banner}`;
-  if (next.overByEstimate !== undefined) {
-    // With the short lines before or after it, when they joined it (measure.ts, shortRunBefore, shortStretchAfter).
-    const line = next.longLine ?? next.first;
-    const which = next.lines === 1 ? `line ${line} alone,` : `${linesWord(next)}; line ${line} alone is`;
-    return `${unseen}; ${call} (${which} about ${Math.round(next.overByEstimate)} tokens by the estimate, which tokenizers `
-      + `count from 0.6 to 1.3 times: it may fit) reads on.${banner}`;
-  }
+  if (next.overByEstimate !== undefined) return `${unseen}; ${call}${mayFit(next)} reads on.${banner}`;
   return `${unseen}; ${call} (${linesWord(next)}) is the most that fits next under the ${w.cap}-token cap.${banner}`;
 }
 
@@ -233,11 +227,14 @@ export function refusalNote(a: RefusalAdvice): string {
   return parts.join(' ');
 }
 
-/** What a window named alone though over the cap by an estimate is: a line of other text than the one counted. */
+/** What a window that names a line over the cap by its estimate is, when a model may count it under: with the short
+ * lines before or after it, when they joined it (measure.ts, shortRunBefore, shortStretchAfter). */
 function mayFit(w: NextWindow): string {
   if (w.overByEstimate === undefined) return '';
-  return ` (${linesWord(w)} alone, about ${Math.round(w.overByEstimate)} tokens by the estimate of its own text, which `
-    + 'tokenizers count from 0.6 to 1.3 times: it may fit)';
+  const line = w.longLine ?? w.first;
+  const which = w.lines === 1 ? `line ${line} alone,` : `${linesWord(w)}; line ${line} alone is`;
+  return ` (${which} about ${Math.round(w.overByEstimate)} tokens by the estimate, which tokenizers count from 0.6 to `
+    + '1.3 times: it may fit)';
 }
 
 /** The note after the engine refused a notebook: it counts every cell whatever `offset` and `limit` say, and its

@@ -34,6 +34,7 @@ import {
   LENGTH_SIZING,
   mayFitAsOtherText,
   measureWindow,
+  namedAlone,
   namedWindow,
   notebookCells,
   remember,
@@ -540,13 +541,15 @@ function afterRefusal(
       if (!after.scan.timedOut && ended) advice.fileEnds = true;
       else if (!after.scan.timedOut && after.lines > 0)
         advice.after = { first: past.nextFitting, lines: wantedLines(after, endsNl) };
-      else if (!after.scan.timedOut && counted && past.nextFitting > counted.last) {
-        // A line of other text than the refused one, which may fit by its own estimate; not a line past the most
-        // that `skipOversize` probes, which it did not judge.
-        const other = mayFitAsOtherText(file.path, past.nextFitting, budget.cap, counted.shares, ctx.deadline);
-        const alone = other ? measureWindow(file.path, past.nextFitting, 1, ctx.deadline) : undefined;
-        if (alone && !alone.scan.timedOut && alone.lines > 0)
-          advice.after = { first: past.nextFitting, lines: 1, overByEstimate: alone.pointTokens };
+      else if (
+        !after.scan.timedOut &&
+        counted &&
+        past.nextFitting > counted.last &&
+        mayFitAsOtherText(file.path, past.nextFitting, cap, counted.shares, ctx.deadline)
+      ) {
+        // A line of other text than the refused one, which may fit by its own estimate (not a line past the most that
+        // `skipOversize` probes, which it did not judge): named as a continuation names such a line.
+        advice.after = namedAlone(file.path, past.nextFitting, last, cap, sizing, ctx.deadline);
       }
     } else if (refusedToEnd) {
       advice.fileEnds = true;

@@ -21,6 +21,19 @@ const trailOf = (c: Cursor) => c.steps
   .map((st) => `${JSON.stringify({ offset: st.asked.offset, limit: st.asked.limit })} → ${st.isError ? `REFUSED (${st.content.slice(0, 90)}) ` : ''}${st.decision}`)
   .join('\n');
 
+/** Reads `path` through the pager in 2000-line windows from line 1, following every note (a model that counts `scale`
+ * times o200k), and checks that every line but `except` came back exactly once. */
+async function readEveryLineOnce(dir: string, path: string, except: number[], scale?: number) {
+  const s = await readSession({ cwd: dir, hooks: 'pager', ...(scale ? { scale } : {}), targets: [{ path, offset: 1, limit: 2000 }] });
+  expect(s.ok, s.run.stderr).toBe(true);
+  const c = s.cursor(path);
+  const trail = trailOf(c);
+  const cov = coverage(path, c.received, { except });
+  expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong) }, trail)
+    .toEqual({ missing: '', duplicated: '', wrong: '' });
+  return { c, trail };
+}
+
 describe('one 450,000-character line among normal lines', () => {
   const LONG_AT = 150;
   const dir = tempDir('long450k');
@@ -91,13 +104,7 @@ describe('a long line over the cap by the estimate that the model counts under i
   const path = F.put(dir, 'bundle.txt', [...lines.slice(0, AT - 1), minified, ...lines.slice(AT - 1)].join('\n'));
 
   it('every line is read exactly once, the long line alone, and no note calls it over the cap', async () => {
-    const s = await readSession({ cwd: dir, hooks: 'pager', targets: [{ path, offset: 1, limit: 2000 }] });
-    expect(s.ok, s.run.stderr).toBe(true);
-    const c = s.cursor(path);
-    const trail = trailOf(c);
-    const cov = coverage(path, c.received, { except: [] });
-    expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong) }, trail)
-      .toEqual({ missing: '', duplicated: '', wrong: '' });
+    const { c, trail } = await readEveryLineOnce(dir, path, []);
     expect(c.steps.some((st) => st.asked.offset === AT && st.asked.limit === 1 && !st.isError), trail).toBe(true);
     const notes = c.steps.flatMap((st) => st.notes).join('\n');
     expect(notes).not.toContain(`Line ${AT} alone is over the cap`);
@@ -106,13 +113,7 @@ describe('a long line over the cap by the estimate that the model counts under i
 
   it('a model that counts it over the cap refuses the line once, and the note goes on past it to the end', async () => {
     // 1.3 times o200k's count: about 28,000 tokens for the line.
-    const s = await readSession({ cwd: dir, hooks: 'pager', scale: 1.3, targets: [{ path, offset: 1, limit: 2000 }] });
-    expect(s.ok, s.run.stderr).toBe(true);
-    const c = s.cursor(path);
-    const trail = trailOf(c);
-    const cov = coverage(path, c.received, { except: [AT] });
-    expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong) }, trail)
-      .toEqual({ missing: '', duplicated: '', wrong: '' });
+    const { c, trail } = await readEveryLineOnce(dir, path, [AT], 1.3);
     const refused = c.steps.filter((st) => st.isError);
     expect(refused.map((st) => [st.asked.offset, st.asked.limit]), trail).toEqual([[AT, 1]]);
     const note = refused[0]!.notes.join('\n');
@@ -131,25 +132,13 @@ describe('a localized bundle: a long line that may fit, two short lines, a line 
   const path = F.put(dir, 'bundle.js', [...lines, minified, 'short one;', 'short two;', minified.repeat(3), 'tail;'].join('\n'));
 
   it('the long line and the two short lines after it come back in one Read; every other line exactly once', async () => {
-    const s = await readSession({ cwd: dir, hooks: 'pager', targets: [{ path, offset: 1, limit: 2000 }] });
-    expect(s.ok, s.run.stderr).toBe(true);
-    const c = s.cursor(path);
-    const trail = trailOf(c);
-    const cov = coverage(path, c.received, { except: [AT + 3] });
-    expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong) }, trail)
-      .toEqual({ missing: '', duplicated: '', wrong: '' });
+    const { c, trail } = await readEveryLineOnce(dir, path, [AT + 3]);
     expect(c.steps.some((st) => st.asked.offset === AT && st.asked.limit === 3 && !st.isError), trail).toBe(true);
     expect(c.steps.filter((st) => st.isError), trail).toEqual([]);
   }, ENGINE_TIMEOUT);
 
   it('a model that counts the long line over the cap refuses that Read once, and reading goes on with the short lines', async () => {
-    const s = await readSession({ cwd: dir, hooks: 'pager', scale: 1.3, targets: [{ path, offset: 1, limit: 2000 }] });
-    expect(s.ok, s.run.stderr).toBe(true);
-    const c = s.cursor(path);
-    const trail = trailOf(c);
-    const cov = coverage(path, c.received, { except: [AT, AT + 3] });
-    expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong) }, trail)
-      .toEqual({ missing: '', duplicated: '', wrong: '' });
+    const { c, trail } = await readEveryLineOnce(dir, path, [AT, AT + 3], 1.3);
     const refused = c.steps.filter((st) => st.isError);
     expect(refused.map((st) => [st.asked.offset, st.asked.limit]), trail).toEqual([[AT, 3]]);
     const note = refused[0]!.notes.join('\n');
@@ -168,13 +157,7 @@ describe('a localized bundle: a line no window holds, a short line, a long line 
   const path = F.put(dir, 'bundle.js', [...lines, minified.repeat(3), 'short one;', minified, 'short two;', minified.repeat(3), 'tail;'].join('\n'));
 
   it('the short line, the long line and the short line after it come back in one Read; every other line once', async () => {
-    const s = await readSession({ cwd: dir, hooks: 'pager', targets: [{ path, offset: 1, limit: 2000 }] });
-    expect(s.ok, s.run.stderr).toBe(true);
-    const c = s.cursor(path);
-    const trail = trailOf(c);
-    const cov = coverage(path, c.received, { except: [AT, AT + 4] });
-    expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong) }, trail)
-      .toEqual({ missing: '', duplicated: '', wrong: '' });
+    const { c, trail } = await readEveryLineOnce(dir, path, [AT, AT + 4]);
     expect(c.steps.some((st) => st.asked.offset === AT + 1 && st.asked.limit === 3 && !st.isError), trail).toBe(true);
     expect(c.steps.filter((st) => st.isError), trail).toEqual([]);
     const named = c.steps.flatMap((st) => st.notes).join('\n');
@@ -182,13 +165,7 @@ describe('a localized bundle: a line no window holds, a short line, a long line 
   }, ENGINE_TIMEOUT);
 
   it('a model that counts the long line over the cap refuses that Read once; the short lines are still read', async () => {
-    const s = await readSession({ cwd: dir, hooks: 'pager', scale: 1.3, targets: [{ path, offset: 1, limit: 2000 }] });
-    expect(s.ok, s.run.stderr).toBe(true);
-    const c = s.cursor(path);
-    const trail = trailOf(c);
-    const cov = coverage(path, c.received, { except: [AT, AT + 2, AT + 4] });
-    expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong) }, trail)
-      .toEqual({ missing: '', duplicated: '', wrong: '' });
+    const { c, trail } = await readEveryLineOnce(dir, path, [AT, AT + 2, AT + 4], 1.3);
     const refused = c.steps.filter((st) => st.isError);
     expect(refused.map((st) => [st.asked.offset, st.asked.limit]), trail).toEqual([[AT + 1, 3]]);
     // The refusal costs the round the long line's own would have: apart, the first window, the short line, the long
@@ -212,18 +189,13 @@ describe('a refused long line, a line like it, then a long line of other text th
   const path = F.put(dir, 'tables.js', [...lines, han, han, placeholders, 'tail;'].join('\n'));
 
   it('the refused line and the line like it are passed over; the other line is read; every other line once', async () => {
-    const s = await readSession({ cwd: dir, hooks: 'pager', targets: [{ path, offset: 1, limit: 2000 }] });
-    expect(s.ok, s.run.stderr).toBe(true);
-    const c = s.cursor(path);
-    const trail = trailOf(c);
-    const cov = coverage(path, c.received, { except: [AT, AT + 1] });
-    expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated), wrong: ranges(cov.wrong) }, trail)
-      .toEqual({ missing: '', duplicated: '', wrong: '' });
+    const { c, trail } = await readEveryLineOnce(dir, path, [AT, AT + 1]);
     const refused = c.steps.filter((st) => st.isError);
     expect(refused.map((st) => [st.asked.offset, st.asked.limit]), trail).toEqual([[AT, 1]]);
     const note = refused[0]!.notes.join('\n');
     expect(note).toContain(`Lines ${AT}-${AT + 1} are each over the cap`);
-    expect(note).toContain(`Reading goes on with offset=${AT + 2} limit=1 (line ${AT + 2} alone, about`);
+    // With the short line after it, as a continuation names such a line (measure.ts, namedAlone).
+    expect(note).toContain(`Reading goes on with offset=${AT + 2} limit=2 (lines ${AT + 2}-${AT + 3}; line ${AT + 2} alone is about`);
     expect(c.received.some(([n]) => n === AT + 2), trail).toBe(true);
     expect(c.gaveUp).toBe(false);
   }, ENGINE_TIMEOUT);

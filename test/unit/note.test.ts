@@ -152,8 +152,8 @@ describe('refusalNote: what the model is told after the engine refused anyway', 
       after: { first: 5, lines: 1, overByEstimate: 42269.4 },
     });
     expect(note).toContain('Lines 2-4 are each over the cap');
-    expect(note).toContain('Reading goes on with offset=5 limit=1 (line 5 alone, about 42269 tokens by the estimate of '
-      + 'its own text, which tokenizers count from 0.6 to 1.3 times: it may fit).');
+    expect(note).toContain('Reading goes on with offset=5 limit=1 (line 5 alone, about 42269 tokens by the estimate, '
+      + 'which tokenizers count from 0.6 to 1.3 times: it may fit).');
   });
 
   it('when not even the first line fits, names no window that would be refused again', () => {
