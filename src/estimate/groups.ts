@@ -37,6 +37,18 @@ export function shareDistance(a: readonly number[], b: readonly number[]): numbe
   return d;
 }
 
+/** The groups of letters past ASCII: Hangul, Han and Kana; two-byte scripts; three-byte scripts. */
+const SCRIPT_GROUPS = [2, 3, THREE_BYTE_GROUP] as const;
+
+/** The part of `shareDistance` in the groups of letters past ASCII: how far two windows' scripts differ. Tokenizers
+ * count scripts far apart (a byte-level one splits the letters of a script it has no merges for), where text of
+ * ASCII letters, code, layout and digits moves a tokenizer's count much as it moves the estimate. Pure. */
+export function scriptDistance(a: readonly number[], b: readonly number[]): number {
+  let d = 0;
+  for (const g of SCRIPT_GROUPS) d += Math.abs((a[g] ?? 0) - (b[g] ?? 0));
+  return d;
+}
+
 /** Each group's share of a point estimate split by group. Pure. */
 export function sharesOf(groups: readonly number[]): number[] {
   const total = groups.reduce((s, g) => s + g, 0);

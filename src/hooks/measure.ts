@@ -2,10 +2,11 @@
 import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs';
 import { lengthDivisor, neverCountedChars } from '../estimate/cap.js';
 import { WindowFit, type Budget, type FitResult } from '../estimate/fit.js';
-import { headToRestDistance, sharesOf, shareDistance } from '../estimate/groups.js';
+import { headToRestDistance, scriptDistance, sharesOf, shareDistance } from '../estimate/groups.js';
 import {
   CALM_STEPS,
   CHANGED_TEXT_DISTANCE,
+  CHANGED_TEXT_SAFETY,
   FOLLOW_SAFETY,
   HOPEFUL_RATIO,
   LEARNED_SAFETY,
@@ -56,6 +57,9 @@ export interface Sizing {
   /** The shares by token group of the window whose usage taught `ratio` (fit.ts): the margin follows how far a
    * window's text differs from that window's. */
   similar?: readonly number[];
+  /** The model's prior weights (`PRIOR_SIZING` with them): a window of other text than `similar`'s is sized by them
+   * too (`fitAsOtherText`). Calibrated weights when undefined. */
+  priorWeights?: Weights;
   /** The shares by token group of the text `ratio` was counted on, whether or not the margin follows them: a long
    * line of other text is not passed over by `ratio` alone (`skipOversize`). */
   counted?: readonly number[];
@@ -133,6 +137,7 @@ export function sizingFor(
       gambleOnRest: followOn && learned.refused !== true,
       ...(learned.charsPerToken ? { charsPerToken: learned.charsPerToken } : {}),
       ...(learned.shares ? { similar: learned.shares } : {}),
+      ...(prior ? { priorWeights: prior.sizingWeights } : {}),
       ...((learned.shares ?? learned.countedShares) ? { counted: learned.shares ?? learned.countedShares } : {}),
       ...(learned.shares && learned.steps && learned.steps.length >= CALM_STEPS
         ? { calm: Math.max(...learned.steps) }
@@ -180,12 +185,9 @@ export function sizingFrom(
   told?: Learned,
 ): Sizing {
   if (countsByLength(state, memory, now)) return LENGTH_SIZING;
-  if (told) return sizingFor(told, true);
-  return sizingFor(
-    knownDensity(state, memory, file),
-    followOn,
-    modelPrior(observationsOf(memory, state.model ?? memory.lastModel, now)),
-  );
+  const prior = modelPrior(observationsOf(memory, state.model ?? memory.lastModel, now));
+  if (told) return sizingFor(told, true, prior);
+  return sizingFor(knownDensity(state, memory, file), followOn, prior);
 }
 
 /** The session's state as one call sees it: with the model that made the call, as the transcript names it. The
@@ -236,6 +238,7 @@ export function budgetFor(path: string, cap: number, sizing: Sizing, maxLines: n
   if (sizing.weights) budget.weights = sizing.weights;
   if (sizing.charsPerToken) budget.charsPerToken = sizing.charsPerToken;
   if (sizing.similar) budget.similar = sizing.similar;
+  if (sizing.priorWeights) budget.priorWeights = sizing.priorWeights;
   if (sizing.calm !== undefined) budget.calm = sizing.calm;
   if (sizing.steady !== undefined) budget.steady = sizing.steady;
   if (sizing.byLength) budget.charsPerCount = lengthDivisor(path);
@@ -251,10 +254,37 @@ export function fitWindow(path: string, first: number, budget: Budget, deadline:
   let safety = Math.min(budget.safety, safetyForChange(0, budget.calm));
   for (;;) {
     const fit = fitOnce(path, first, { ...budget, safety }, deadline);
-    const needs = safetyForChange(shareDistance(sharesOf(fit.groups), similar), budget.calm, budget.steady);
-    if (fit.scan.timedOut || fit.lines === 0 || needs <= safety) return fit;
-    safety = needs;
+    if (fit.scan.timedOut || fit.lines === 0) return fit;
+    const shares = sharesOf(fit.groups);
+    const needs = safetyForChange(shareDistance(shares, similar), budget.calm, budget.steady);
+    if (needs > safety) {
+      safety = needs;
+      continue;
+    }
+    if (scriptDistance(shares, similar) < OTHER_SCRIPT_DISTANCE) return fit;
+    return fitInOtherScript(path, first, fit, budget, deadline);
   }
+}
+
+/** How far a window's scripts may be from those of the window a usage taught the density by (`scriptDistance`) and
+ * still be sized by that density alone. xlsx's codepage tables (cpexcel.js), a window of the next codepage sized by
+ * the last one's density: 0.35 and 0.59 apart, counted 1.4 and 1.5 times as dense. Between windows of JavaScript and
+ * of GLSL in its strings (three.module.js), 0.24-0.27 apart by all groups and 0 by scripts, 3-9%. */
+export const OTHER_SCRIPT_DISTANCE = 0.2;
+
+/** A window of other scripts than the window a density was learned from: that density says little of it, so it must
+ * also fit as a first window would, by the model's prior with its margin. The shorter of the two fits; where not even
+ * its first line fits by the prior, that line alone, as the learned density sizes it (a line that may fit is named,
+ * not passed over). */
+function fitInOtherScript(path: string, first: number, learned: Measured, budget: Budget, deadline: number): Measured {
+  const { similar: _similar, charsPerToken: _charsPerToken, weights: _weights, ...rest } = budget;
+  const prior: Budget = { ...rest, ratio: 1, safety: PRIOR_SAFETY, maxLines: learned.lines };
+  if (budget.priorWeights) prior.weights = budget.priorWeights;
+  const byPrior = fitOnce(path, first, prior, deadline);
+  if (byPrior.scan.timedOut || byPrior.lines >= learned.lines) return byPrior.scan.timedOut ? byPrior : learned;
+  if (byPrior.lines > 0) return byPrior;
+  if (learned.lines === 1) return learned;
+  return fitOnce(path, first, { ...budget, similar: undefined, safety: CHANGED_TEXT_SAFETY, maxLines: 1 }, deadline);
 }
 
 function fitOnce(path: string, first: number, budget: Budget, deadline: number): Measured {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineRead, failureEvent, postEvent, preEvent, runHook } from '../helpers/hook';
 import { SAME_TEXT_SAFETY } from '../../src/estimate/weights';
 import { tabStaysApart } from '../../src/estimate/fit';
-import { lineNumberTokens } from '../../src/hooks/measure';
+import { lineNumberTokens, measureWindow } from '../../src/hooks/measure';
 import { prose } from '../helpers/text';
 
 let dir: string;
@@ -196,6 +196,30 @@ describe('the usage of the request that carried a result teaches the file\'s den
     expect(third.lines).toBeGreaterThan(second.lines * 1.25);
     expect(third.chars / 5).toBeLessThan(25_000);
     expect(third.first).toBe(second.first + second.lines);
+  });
+
+  it('a window of another script than the one counted is sized as a first window, and runs', () => {
+    // 1,000 lines of English prose, which the model counts sparser than the estimate, then Russian, which it counts as
+    // the estimate does. The prose's density, applied to the Russian, would size a window 1.3 times the cap (xlsx's
+    // codepage tables: the next codepage's window, sized by the last one's density, was refused).
+    const russian = (i: number) => `${i}: ${'съешь же ещё этих мягких французских булок, да выпей чаю. '.repeat(2)}`;
+    const mixed = join(dir, 'two-scripts.txt');
+    writeFileSync(mixed, `${prose(1_000)}${Array.from({ length: 4_000 }, (_, i) => russian(i)).join('\n')}\n`);
+    const probe = join(dir, 'russian-probe.txt');
+    writeFileSync(probe, Array.from({ length: 400 }, (_, i) => russian(i)).join('\n'));
+    const asEstimated = readFileSync(probe, 'utf8').length / measureWindow(probe, 1, 400, Date.now() + 10_000).pointTokens;
+    const read = reading('two-scripts', (first) => (first <= 1_000 ? 6 : asEstimated), { path: mixed, refuses: true });
+    const first = read({ offset: 1, limit: 1_000 });
+    expect(first.lines).toBe(1_000);
+    const second = read({ offset: 1_001, limit: 4_000 });
+    expect(second.refused).toBe(false);
+    expect(second.clampedTo).toBeDefined();
+    expect(second.chars / asEstimated).toBeLessThanOrEqual(25_000);
+    // Sized as a first window (the estimate with the prior's margin), not by the prose's density.
+    expect(second.chars / asEstimated).toBeGreaterThan(25_000 / 1.1 - 200);
+    const third = read(second.next!);
+    expect(third.first).toBe(1_001 + second.lines);
+    expect(third.refused).toBe(false);
   });
 
   it('an engine that records no usage: the continuation is named by the estimate and runs as named', () => {

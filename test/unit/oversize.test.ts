@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PRIOR_SAFETY, WEIGHTS, type Weights } from '../../src/estimate/weights';
+import { CHANGED_TEXT_SAFETY, PRIOR_SAFETY, WEIGHTS, type Weights } from '../../src/estimate/weights';
 import { sharesOf } from '../../src/estimate/groups';
 import {
-  budgetFor, continuation, fitWindow, measureWindow, OTHER_TEXT_DISTANCE, skipOversize, sizingFor,
+  budgetFor, continuation, fitWindow, measureWindow, OTHER_TEXT_DISTANCE, skipOversize, sizingFor, type Sizing,
 } from '../../src/hooks/measure';
 
 const dir = mkdtempSync(join(tmpdir(), 'rcp-oversize-'));
@@ -80,6 +80,61 @@ describe('continuation after a count of other text', () => {
     const close = words.map((share, g) => share * (1 - moved) + (g === 2 ? moved : 0));
     const past = continuation(path, 4, 5, 25_000, sizingFor({ ...learned, countedShares: close }), deadline());
     expect(past?.oversize).toMatchObject({ first: 4, last: 4 });
+  });
+});
+
+describe('a window of another script than the one a usage taught', () => {
+  // 300 lines of English words, 300 of Russian, 600 of numbers. The usage of the words taught a sparse density (0.6
+  // times the estimate). A window of the Russian, sized by it, would count 1.5 times the cap under a tokenizer that
+  // counts Cyrillic as the estimate does (xlsx's cpexcel.js: the next codepage's window counted 1.4-1.5 times the cap).
+  // `.json`: windows of up to half the cap in characters are never counted (the engine's rule), a floor under these
+  // windows; a `.txt` floor of the whole cap would be over some of them.
+  const path = join(dir, 'scripts.json');
+  const words = Array.from({ length: 300 }, (_, i) => `${unit.repeat(30)}${i}`);
+  const russian = Array.from({ length: 300 }, (_, i) => `${'съешь же ещё этих мягких французских булок '.repeat(3)}${i}`);
+  const numbers = Array.from({ length: 600 }, (_, i) => Array.from({ length: 12 }, (_, k) => `${i * 7 + k}.${k}5`).join(','));
+  writeFileSync(path, `${[...words, ...russian, ...numbers].join('\n')}\n`);
+  const taughtBy = sharesOf(measureWindow(path, 1, 100, deadline()).groups);
+  const learned = { ratio: 0.6, shares: taughtBy };
+  const cap = 10_000;
+  const fit = (first: number, sizing = sizingFor(learned)) =>
+    fitWindow(path, first, budgetFor(path, cap, sizing, 300), deadline());
+  const byDensityAlone = (first: number, sizing: Sizing) =>
+    fitWindow(path, first, budgetFor(path, cap, { ...sizing, similar: undefined, safety: CHANGED_TEXT_SAFETY }, 300),
+      deadline());
+
+  it('is sized as a first window would be, by the prior with its margin', () => {
+    const next = fit(301);
+    expect(next.lines).toBeGreaterThan(0);
+    expect(next.pointTokens * PRIOR_SAFETY).toBeLessThanOrEqual(cap);
+    // One line more would not fit by the prior: the window is the largest that does.
+    expect(measureWindow(path, 301, next.lines + 1, deadline()).pointTokens * PRIOR_SAFETY).toBeGreaterThan(cap);
+    // By the words' density it would have run to lines worth 1.5 times the cap by the estimate.
+    expect(byDensityAlone(301, sizingFor(learned)).pointTokens).toBeGreaterThan(cap * 1.4);
+  });
+
+  it('is sized by the model\'s prior where its counts taught one', () => {
+    const weights = Object.fromEntries(Object.entries(WEIGHTS).map(([k, w]) => [k, w * 1.5])) as Weights;
+    const denser = fit(301, sizingFor(learned, false, { weights, sizingWeights: weights, observations: 4 }));
+    expect(denser.lines).toBeLessThan(fit(301).lines);
+    // The point estimate is the model's (its weights): with the margin, within the cap.
+    expect(denser.pointTokens * PRIOR_SAFETY).toBeLessThanOrEqual(cap);
+  });
+
+  it('keeps the learned density where it is the denser one', () => {
+    const dense = sizingFor({ ratio: 1.3, shares: taughtBy });
+    expect(fit(301, dense).lines).toBe(byDensityAlone(301, dense).lines);
+    expect(fit(301, dense).lines).toBeLessThan(fit(301).lines);
+  });
+
+  it('leaves a window of the taught text, or of other text in the same script, to the learned density', () => {
+    const words = fit(101);
+    expect(words.pointTokens * 0.6).toBeGreaterThan(cap / PRIOR_SAFETY);
+    expect(words.pointTokens * 0.6).toBeLessThanOrEqual(cap);
+    // Numbers after words: far apart by their shares, but no script between them.
+    const numbers = fit(601);
+    expect(numbers.pointTokens).toBeGreaterThan((cap / PRIOR_SAFETY) * 1.3);
+    expect(numbers.lines).toBe(byDensityAlone(601, sizingFor(learned)).lines);
   });
 });
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GROUP_COUNT, shareDistance, sharesOf } from '../../src/estimate/groups';
+import { GROUP_COUNT, scriptDistance, shareDistance, sharesOf } from '../../src/estimate/groups';
 import {
   CALM_SAFETY_MIN,
   CALM_STEPS,
@@ -50,6 +50,15 @@ describe('safetyForChange and shareDistance', () => {
     expect(shareDistance(a, sharesOf([0, 0, 5, 0, 0, 0]))).toBeCloseTo(2, 12);
     expect(shareDistance(a, sharesOf([29, 11, 0, 0, 0, 0]))).toBeCloseTo(0.05, 12);
     expect(sharesOf([0, 0, 0])).toEqual([0, 0, 0]);
+  });
+
+  it('the distance by scripts counts only the groups of letters past ASCII', () => {
+    // Words and code, then digits: far apart by their shares, in no script at all.
+    expect(scriptDistance(sharesOf([30, 10, 0, 0, 0, 0]), sharesOf([10, 10, 0, 0, 20, 0]))).toBe(0);
+    // Han (group 2) against Cyrillic (group 3), each half of its text.
+    expect(scriptDistance(sharesOf([10, 0, 10, 0, 0, 0]), sharesOf([10, 0, 0, 10, 0, 0]))).toBeCloseTo(1, 12);
+    // Thai (three-byte letters) after English prose.
+    expect(scriptDistance(sharesOf([10, 0, 0, 0, 0, 0]), sharesOf([5, 0, 0, 0, 0, 5]))).toBeCloseTo(0.5, 12);
   });
 });
 
