@@ -170,6 +170,11 @@ export function fitsAtPoint(
   const atPoint: Sizing = { ...sizing, safety: 1, similar: undefined };
   const fit = fitWindow(path, first, budgetFor(path, cap, atPoint, lines), deadline);
   const fits = !fit.scan.timedOut && fit.whole && fit.lines > 0;
+  // A window of another script than the one the density was learned from is judged by the prior (`fitInOtherScript`).
+  if (fits && sizing.similar && scriptDistance(sharesOf(fit.groups), sizing.similar) >= OTHER_SCRIPT_DISTANCE) {
+    const prior = sizing.priorWeights ? { ...PRIOR_SIZING, weights: sizing.priorWeights } : PRIOR_SIZING;
+    return fitsAtPoint(path, first, lines, cap, prior, deadline);
+  }
   return { fits, eof: fits && fit.scan.eof, tokens: fit.safeTokens };
 }
 

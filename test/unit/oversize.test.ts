@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CHANGED_TEXT_SAFETY, PRIOR_SAFETY, WEIGHTS, type Weights } from '../../src/estimate/weights';
 import { sharesOf } from '../../src/estimate/groups';
 import {
-  budgetFor, continuation, fitWindow, measureWindow, OTHER_TEXT_DISTANCE, skipOversize, sizingFor, type Sizing,
+  budgetFor, continuation, fitsAtPoint, fitWindow, measureWindow, OTHER_TEXT_DISTANCE, skipOversize, sizingFor,
+  type Sizing,
 } from '../../src/hooks/measure';
 
 const dir = mkdtempSync(join(tmpdir(), 'rcp-oversize-'));
@@ -91,8 +92,10 @@ describe('a window of another script than the one a usage taught', () => {
   // windows; a `.txt` floor of the whole cap would be over some of them.
   const path = join(dir, 'scripts.json');
   const words = Array.from({ length: 300 }, (_, i) => `${unit.repeat(30)}${i}`);
-  const russian = Array.from({ length: 300 }, (_, i) => `${'съешь же ещё этих мягких французских булок '.repeat(3)}${i}`);
-  const numbers = Array.from({ length: 600 }, (_, i) => Array.from({ length: 12 }, (_, k) => `${i * 7 + k}.${k}5`).join(','));
+  const pangram = 'съешь же ещё этих мягких французских булок ';
+  const russian = Array.from({ length: 300 }, (_, i) => `${pangram.repeat(3)}${i}`);
+  const row = (i: number) => Array.from({ length: 12 }, (_, k) => `${i * 7 + k}.${k}5`).join(',');
+  const numbers = Array.from({ length: 600 }, (_, i) => row(i));
   writeFileSync(path, `${[...words, ...russian, ...numbers].join('\n')}\n`);
   const taughtBy = sharesOf(measureWindow(path, 1, 100, deadline()).groups);
   const learned = { ratio: 0.6, shares: taughtBy };
@@ -119,6 +122,19 @@ describe('a window of another script than the one a usage taught', () => {
     expect(denser.lines).toBeLessThan(fit(301).lines);
     // The point estimate is the model's (its weights): with the margin, within the cap.
     expect(denser.pointTokens * PRIOR_SAFETY).toBeLessThanOrEqual(cap);
+  });
+
+  it('is judged by the prior at its point too: the rest of a reading is no gamble on the words\' density', () => {
+    // The fewest lines from `first` worth more than 1.3 times the cap by the estimate: under it by the words' density
+    // (0.6), over it by the prior's.
+    const over = (first: number) =>
+      Array.from({ length: 300 }, (_, i) => i + 1)
+        .find((n) => measureWindow(path, first, n, deadline()).pointTokens > cap * 1.3)!;
+    const russian = over(301);
+    expect(measureWindow(path, 301, russian, deadline()).pointTokens * 0.6).toBeLessThan(cap);
+    expect(fitsAtPoint(path, 301, russian, cap, sizingFor(learned), deadline()).fits).toBe(false);
+    // A window of the words, as long by the estimate, is judged by their density.
+    expect(fitsAtPoint(path, 1, over(1), cap, sizingFor(learned), deadline()).fits).toBe(true);
   });
 
   it('keeps the learned density where it is the denser one', () => {
