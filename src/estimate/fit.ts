@@ -23,7 +23,7 @@ export interface Budget {
   /** The shares of the estimate by token group of the window a usage taught `ratio` by: the margin then follows how
    * far a window's text differs from it (`safetyForChange`; read by hooks/measure.ts's fitWindow, not by the fit). */
   similar?: readonly number[];
-  /** The model's prior weights, for a window of other text than `similar`'s (hooks/measure.ts, not the fit). */
+  /** The model's prior weights, for a window of another script than `similar`'s (hooks/measure.ts, not the fit). */
   priorWeights?: Weights;
   /** The largest of the density's last steps over text alike (`safetyForChange`), when it took enough of them. */
   calm?: number;

@@ -6,7 +6,6 @@ import { headToRestDistance, scriptDistance, sharesOf, shareDistance } from '../
 import {
   CALM_STEPS,
   CHANGED_TEXT_DISTANCE,
-  CHANGED_TEXT_SAFETY,
   FOLLOW_SAFETY,
   HOPEFUL_RATIO,
   LEARNED_SAFETY,
@@ -57,8 +56,8 @@ export interface Sizing {
   /** The shares by token group of the window whose usage taught `ratio` (fit.ts): the margin follows how far a
    * window's text differs from that window's. */
   similar?: readonly number[];
-  /** The model's prior weights (`PRIOR_SIZING` with them): a window of other text than `similar`'s is sized by them
-   * too (`fitAsOtherText`). Calibrated weights when undefined. */
+  /** The model's prior weights (`PRIOR_SIZING` with them): a window of another script than `similar`'s is sized by
+   * them too (`fitInOtherScript`). Calibrated weights when undefined. */
   priorWeights?: Weights;
   /** The shares by token group of the text `ratio` was counted on, whether or not the margin follows them: a long
    * line of other text is not passed over by `ratio` alone (`skipOversize`). */
@@ -267,7 +266,7 @@ export function fitWindow(path: string, first: number, budget: Budget, deadline:
       continue;
     }
     if (scriptDistance(shares, similar) < OTHER_SCRIPT_DISTANCE) return fit;
-    return fitInOtherScript(path, first, fit, budget, deadline);
+    return fitInOtherScript(path, first, fit, { ...budget, safety }, deadline);
   }
 }
 
@@ -282,14 +281,15 @@ export const OTHER_SCRIPT_DISTANCE = 0.2;
  * its first line fits by the prior, that line alone, as the learned density sizes it (a line that may fit is named,
  * not passed over). */
 function fitInOtherScript(path: string, first: number, learned: Measured, budget: Budget, deadline: number): Measured {
-  const { similar: _similar, charsPerToken: _charsPerToken, weights: _weights, ...rest } = budget;
-  const prior: Budget = { ...rest, ratio: 1, safety: PRIOR_SAFETY, maxLines: learned.lines };
+  const { cap, charFloor } = budget;
+  const prior: Budget = { cap, charFloor, ratio: 1, safety: PRIOR_SAFETY, maxLines: learned.lines };
   if (budget.priorWeights) prior.weights = budget.priorWeights;
   const byPrior = fitOnce(path, first, prior, deadline);
-  if (byPrior.scan.timedOut || byPrior.lines >= learned.lines) return byPrior.scan.timedOut ? byPrior : learned;
+  if (byPrior.scan.timedOut) return byPrior;
+  if (byPrior.lines >= learned.lines) return learned;
   if (byPrior.lines > 0) return byPrior;
   if (learned.lines === 1) return learned;
-  return fitOnce(path, first, { ...budget, similar: undefined, safety: CHANGED_TEXT_SAFETY, maxLines: 1 }, deadline);
+  return fitOnce(path, first, { ...budget, similar: undefined, maxLines: 1 }, deadline);
 }
 
 function fitOnce(path: string, first: number, budget: Budget, deadline: number): Measured {

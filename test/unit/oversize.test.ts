@@ -137,6 +137,18 @@ describe('a window of another script than the one a usage taught', () => {
     expect(fitsAtPoint(path, 1, over(1), cap, sizingFor(learned), deadline()).fits).toBe(true);
   });
 
+  it('keeps a line that the prior calls over the cap, alone, where the learned density lets it fit', () => {
+    // A line of Russian worth 1.2 times the cap by the estimate, after the words: over it by the prior, so no window of
+    // the prior's holds it; by the words' density it fits. It is named alone, to be read or counted, not passed over.
+    const long = join(dir, 'long-russian.json');
+    const probe = measureWindow(path, 301, 1, deadline());
+    const line = pangram.repeat(Math.ceil(((cap * 1.2) / probe.pointTokens) * 3));
+    writeFileSync(long, `${words.join('\n')}\n${line}\n${russian.slice(0, 50).join('\n')}\n`);
+    expect(measureWindow(long, 301, 1, deadline()).pointTokens).toBeGreaterThan(cap * 1.15);
+    const next = fitWindow(long, 301, budgetFor(long, cap, sizingFor(learned), 51), deadline());
+    expect(next.lines).toBe(1);
+  });
+
   it('keeps the learned density where it is the denser one', () => {
     const dense = sizingFor({ ratio: 1.3, shares: taughtBy });
     expect(fit(301, dense).lines).toBe(byDensityAlone(301, dense).lines);
