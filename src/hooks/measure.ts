@@ -146,8 +146,13 @@ export function sizingFor(
         : {}),
     };
   }
-  const base = prior ? { ...PRIOR_SIZING, weights: prior.sizingWeights } : PRIOR_SIZING;
+  const base = priorSizing(prior?.sizingWeights);
   return followOn ? { ...base, safety: FOLLOW_SAFETY, gamble: true, gambleOnRest: true } : base;
+}
+
+/** The sizing of a window before any count of its text: the calibration, or a model's prior weights. */
+function priorSizing(weights: Weights | undefined): Sizing {
+  return weights ? { ...PRIOR_SIZING, weights } : PRIOR_SIZING;
 }
 
 /** Whether a window sized this way may still be widened to one whose point estimate fits: a gamble that saves a
@@ -171,8 +176,7 @@ export function fitsAtPoint(
   const fits = !fit.scan.timedOut && fit.whole && fit.lines > 0;
   // A window of another script than the one the density was learned from is judged by the prior (`fitInOtherScript`).
   if (fits && sizing.similar && scriptDistance(sharesOf(fit.groups), sizing.similar) >= OTHER_SCRIPT_DISTANCE) {
-    const prior = sizing.priorWeights ? { ...PRIOR_SIZING, weights: sizing.priorWeights } : PRIOR_SIZING;
-    return fitsAtPoint(path, first, lines, cap, prior, deadline);
+    return fitsAtPoint(path, first, lines, cap, priorSizing(sizing.priorWeights), deadline);
   }
   return { fits, eof: fits && fit.scan.eof, tokens: fit.safeTokens };
 }
