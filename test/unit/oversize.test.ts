@@ -217,6 +217,28 @@ describe('continuation past a line that only the margin keeps out', () => {
     expect(next?.window).toEqual({ first: 3, lines: 1 });
   });
 
+  // A density the usage taught is a window's, read through the line numbers and notes that joined it: within the
+  // margin of the cap by it, a line may fit (monaco's nls.messages.ja.js: line 17 called 25,297 tokens by the usage
+  // of the lines before it, counted 24,560 by a model at 0.75 times o200k), and passed over, it would never be read.
+  const justOver = join(dir, 'just-over.txt');
+  writeFileSync(justOver, `short line\n${wordsWorth(1.03)}\nafter it\n`);
+  const taught = { ratio: 1, shares: sharesOf(measureWindow(justOver, 2, 1, deadline()).groups) };
+
+  it('names alone a line just over the cap by a density the usage taught', () => {
+    expect(measureWindow(justOver, 2, 1, deadline()).pointTokens).toBeGreaterThan(25_000);
+    const next = continuation(justOver, 2, 3, 25_000, sizingFor(taught), deadline());
+    expect(next?.oversize).toBeUndefined();
+    const estimate = measureWindow(justOver, 2, 1, deadline()).pointTokens;
+    expect(next?.window).toMatchObject({ first: 2, overByEstimate: estimate });
+  });
+
+  it('passes over that line where the engine refused the file: its count is the engine\'s own', () => {
+    const refused = { ...taught, refused: true, charsPerToken: 4 };
+    const next = continuation(justOver, 2, 3, 25_000, sizingFor(refused), deadline());
+    expect(next?.oversize).toMatchObject({ first: 2, last: 2 });
+    expect(next?.window).toEqual({ first: 3, lines: 1 });
+  });
+
   it('does not pass over a line because a model\'s counts of other files raised the estimate', () => {
     // Raised 1.5 times by refusals of other text, the line under the cap would be called 1.44 times over it.
     const weights = Object.fromEntries(Object.entries(WEIGHTS).map(([k, w]) => [k, w * 1.5])) as Weights;
