@@ -469,6 +469,7 @@ function afterRefusal(
       refused: true,
       charsPerToken: refused.chars / refusal.tokens,
       countedShares: roundedShares(refused.groups),
+      countedWindow: { first, lines: refused.lines },
       at: ctx.now,
       ...(noFloor ? { noFloor } : {}),
     };

@@ -3,8 +3,8 @@
 // result added to the model's next request), and a partial page's banner (the engine's count of the whole file).
 import { countedByLength } from '../estimate/cap.js';
 import { shareDistance } from '../estimate/groups.js';
-import { CALM_STEPS, SAME_TEXT_DISTANCE, STEADY_STEPS } from '../estimate/weights.js';
-import { withFile } from '../state/memory.js';
+import { CALM_STEPS, CHANGED_TEXT_DISTANCE, SAME_TEXT_DISTANCE, STEADY_STEPS } from '../estimate/weights.js';
+import { lineNumberCostOf, withFile, withLineNumberCost } from '../state/memory.js';
 import {
   learnedFor,
   learnsFromUsage,
@@ -20,7 +20,7 @@ import {
   type SessionState,
 } from '../state/session.js';
 import type { HookContext } from './context.js';
-import { measureWindow, remember, usageRatio } from './measure.js';
+import { lineNumberCost, measureWindow, ratioOfUsage, remember, usageRatio } from './measure.js';
 import { bannerCount, modelCall, resultTokens, transcriptSize } from './transcript.js';
 
 /** What the learning steps read of a hook's event. */
@@ -103,7 +103,8 @@ function learnFromUsage(
   // Not in the transcript (yet: on a loaded machine the engine may write the next reply's record after this hook
   // starts): kept for the next hook of the file, until the file's next window replaces it.
   if (!result) return undefined;
-  const usage = usageRatio(path, seen, result.tokens, ctx.deadline);
+  const model = result.model ?? state.model;
+  const usage = usageWithLineNumbers(path, seen, result.tokens, before, model, ctx);
   // A window that is no sample of its text (a few long lines of minified code, each a module of its own) says little
   // of the next one's: its density is kept like a count's, with the plain margin, and not taught again by each window.
   const shares = usage?.sample ? usage.shares : undefined;
@@ -141,6 +142,30 @@ function learnFromUsage(
     ctx.store.updateMemory((m) => withFile(m, path, kept));
   }
   return learned;
+}
+
+/** `usageRatio`, with the line numbers at what they cost the model. The window after a refused one, from its line,
+ * within it and of text alike, tells that cost (`lineNumberCost`), and the model's memory keeps it for its later
+ * windows and files where it is under the rule. */
+function usageWithLineNumbers(
+  path: string,
+  seen: { first: number; lines: number },
+  resultTokens: number,
+  before: Learned | undefined,
+  model: string | undefined,
+  ctx: HookContext,
+): ReturnType<typeof usageRatio> {
+  const known = lineNumberCostOf(ctx.store.readMemory(), model, ctx.now);
+  const usage = usageRatio(path, seen, resultTokens, ctx.deadline, known);
+  const refused = before?.countedWindow;
+  if (!usage || !refused || seen.first !== refused.first || seen.lines > refused.lines) return usage;
+  // The retry's text must be like the refused window's, for the refusal's count to tell the retry's.
+  if (!before.countedShares || shareDistance(before.countedShares, usage.shares) >= CHANGED_TEXT_DISTANCE) return usage;
+  const cost = lineNumberCost(resultTokens, before.ratio * usage.point, usage.numbering);
+  if (cost === undefined || cost === known) return usage;
+  if (model !== undefined) ctx.store.updateMemory((m) => withLineNumberCost(m, model, cost, ctx.now));
+  const ratio = ratioOfUsage(resultTokens, usage.point, usage.numbering, cost);
+  return ratio === undefined ? undefined : { ...usage, ratio };
 }
 
 /** The density's steps over text alike once a window of density `ratio` and shares `shares` follows the window that

@@ -17,6 +17,9 @@ export interface ModelMemory {
   /** When the engine last counted this model's windows by their length (state/session.ts, `countsByLength`): behind
    * a gateway without count_tokens, where that is every count the engine makes. */
   countsByLength?: number;
+  /** What the line numbers of a Read's result cost this model, where it is less than the rule the usage is read by
+   * (hooks/measure.ts, `lineNumberCost`): a share of that rule, and when a retry last told it. */
+  lineNumbers?: { cost: number; at: number };
 }
 
 export interface Memory {
@@ -72,6 +75,22 @@ export function countsByLengthOf(memory: Memory, model: string | undefined, now:
   return at !== undefined && at >= now - MEMORY_MAX_AGE_MS;
 }
 
+/** The cost of the model's line numbers as a retry told it (`cost` 1: as the rule says, and nothing is kept). */
+export function withLineNumberCost(memory: Memory, model: string, cost: number, at: number): Memory {
+  if (!isModelName(model)) return memory;
+  const was = ownValue(memory.models, model);
+  if (cost >= 1 && was?.lineNumbers === undefined) return memory;
+  const { lineNumbers: _was, ...rest } = was ?? { observations: [] };
+  return withModelMemory(memory, model, cost < 1 ? { ...rest, lineNumbers: { cost, at } } : rest);
+}
+
+/** The share of the rule that the model's line numbers cost, as last told within the age limit at `now`; 1 when
+ * none was, or the rule held. */
+export function lineNumberCostOf(memory: Memory, model: string | undefined, now: number): number {
+  const told = model === undefined ? undefined : ownValue(memory.models, model)?.lineNumbers;
+  return told && told.at >= now - MEMORY_MAX_AGE_MS ? told.cost : 1;
+}
+
 function withModelMemory(memory: Memory, model: string, entry: ModelMemory): Memory {
   const models = { ...memory.models, [model]: entry };
   const kept = Object.entries(models)
@@ -109,9 +128,15 @@ export function normalizeMemory(raw: unknown, groups: number): Memory {
             o.point.every((p) => isFiniteNumber(p) && p >= 0),
         )
         .slice(-MEMORY_MAX_OBSERVATIONS);
+      const told = m.lineNumbers;
+      const lineNumbers =
+        isRecord(told) && allFinite(told, ['cost', 'at']) && (told.cost as number) > 0 && (told.cost as number) < 1
+          ? { cost: told.cost as number, at: told.at as number }
+          : undefined;
       setOwn(memory.models, name, {
         observations,
         ...(isFiniteNumber(m.countsByLength) ? { countsByLength: m.countsByLength } : {}),
+        ...(lineNumbers ? { lineNumbers } : {}),
       });
     }
   }
@@ -133,5 +158,5 @@ function newest<T extends { at: number }>(
 }
 
 function newestAt(m: ModelMemory): number {
-  return m.observations.reduce((a, o) => Math.max(a, o.at), m.countsByLength ?? 0);
+  return m.observations.reduce((a, o) => Math.max(a, o.at), Math.max(m.countsByLength ?? 0, m.lineNumbers?.at ?? 0));
 }

@@ -47,6 +47,9 @@ export interface Learned {
    * of the text the density was counted on. A long line of other text is not passed over by this density alone
    * (measure.ts, `skipOversize`). */
   countedShares?: number[];
+  /** Taught by a refusal: the refused window. The usage of the window after it, from the same line and within it,
+   * tells what the model's line numbers cost (hooks/usage.ts). */
+  countedWindow?: { first: number; lines: number };
   /** Taught by the usage of windows of text alike, one after another: the density's last steps from one window to
    * the next (|ln| of their ratio), newest last, at most `CALM_STEPS` (weights.ts): a file that held still gets a
    * narrower margin. */
@@ -280,8 +283,21 @@ export function isLearned(l: unknown): l is Learned {
     (l.charsPerToken === undefined || (isFiniteNumber(l.charsPerToken) && l.charsPerToken > 0)) &&
     isSharesOrAbsent(l.shares) &&
     isSharesOrAbsent(l.countedShares) &&
+    isWindowOrAbsent(l.countedWindow) &&
     stepsUpTo(l.steps, CALM_STEPS) &&
     stepsUpTo(l.shifts, STEADY_STEPS)
+  );
+}
+
+/** Absent, or a window of at least one line from line 1 on. */
+function isWindowOrAbsent(w: unknown): boolean {
+  return (
+    w === undefined ||
+    (isRecord(w) &&
+      Number.isInteger(w.first) &&
+      Number.isInteger(w.lines) &&
+      (w.first as number) >= 1 &&
+      (w.lines as number) >= 1)
   );
 }
 

@@ -30,16 +30,23 @@ const WRITTEN = 50;
 /** One model reading a file through the hooks, following each note; the API's usage counts each result, and the
  * note that joins it, at `charsPerToken` ('constant': the usage of a stand-in that counts nothing; 'none': no usage
  * recorded; a function: by the window's first line). With `refuses`, the engine counts each window at
- * `charsPerToken` too, and refuses one over the cap. */
+ * `charsPerToken` too, and refuses one over the cap. `numbersCost`: the share of the rule that the model's line
+ * numbers cost. `stateOf`: the reading whose state directory this one shares (a later session on that machine). */
 function reading(
   name: string,
   charsPerToken: number | 'constant' | 'none' | ((first: number) => number),
-  { path = file, refuses = false, lateMs = 0 }: { path?: string; refuses?: boolean; lateMs?: number } = {},
+  {
+    path = file,
+    refuses = false,
+    lateMs = 0,
+    numbersCost = 1,
+    stateOf = name,
+  }: { path?: string; refuses?: boolean; lateMs?: number; numbersCost?: number; stateOf?: string } = {},
 ) {
   const session = `sess-${name}`;
   const transcript = join(dir, `${name}.jsonl`);
   writeFileSync(transcript, '');
-  const env = { PATH: process.env.PATH, HOME: dir, READ_CEILING_PAGER_STATE_DIR: join(dir, `state-${name}`) };
+  const env = { PATH: process.env.PATH, HOME: dir, READ_CEILING_PAGER_STATE_DIR: join(dir, `state-${stateOf}`) };
   let input = SYSTEM;
   let n = 0;
   return (ask: { offset?: number; limit?: number }) => {
@@ -73,12 +80,13 @@ function reading(
     // The note joins the result in the next request, with the engine's words before it (docs/ENGINE.md 7.4).
     const joined = note ? `PostToolUse:Read hook additional context: ${note}` : '';
     // The numbering as a tokenizer counts it, and `pre` takes it off the usage: a token for each group of three
-    // digits of a line's number, and one for the tab after it before a digit or punctuation (a word joins it).
+    // digits of a line's number, and one for the tab after it before a digit or punctuation (a word joins it). A
+    // model may count them cheaper (`numbersCost`).
     const tabs = response.file.content.split('\n').filter((l) => l.length > 0 && tabStaysApart(l.charCodeAt(0))).length;
     const used = refused
       ? result.length / (density as number)
       : (response.file.content.length + joined.length) / (density as number)
-        + lineNumberTokens(response.file.startLine, response.file.numLines) + tabs;
+        + (lineNumberTokens(response.file.startLine, response.file.numLines) + tabs) * numbersCost;
     if (typeof density === 'number') input += WRITTEN + Math.ceil(used);
     const named = [...note.matchAll(/offset=(\d+) limit=(\d+)/g)].map((m) => ({
       offset: Number(m[1]),
@@ -280,6 +288,36 @@ describe('a Read of the model\'s refused: the advice starts a reading that the n
     for (let i = 1; i < returned.length; i++)
       expect(returned[i]!.first).toBe(returned[i - 1]!.first + returned[i - 1]!.lines);
     expect(returned.at(-1)!.first + returned.at(-1)!.lines - 1).toBeGreaterThanOrEqual(14_000);
+  });
+
+  it('a model whose line numbers cost less than the rule: refused once, after which no window is', () => {
+    // Numbers cheaper than the rule (a token for a 4-digit number, as some vocabularies have) make every usage read
+    // the text sparser than the model counts it: each window sized from the last one's usage was refused. The
+    // advised window after a refusal is a prefix of the refused one, whose text counts as the refusal said: what its
+    // result added beyond that is its line numbers' cost, and every later usage is read with it.
+    // Lines that start with a word, so that the text's density holds still across line 10000 (numbers in the text
+    // would grow a digit there).
+    const words = (seed: number) => prose(14_000, seed).replace(/^\d+: /gm, '');
+    const first = join(dir, 'words-cheap.txt');
+    writeFileSync(first, words(7));
+    const read = reading('cheap-numbers', 3, { path: first, refuses: true, numbersCost: 0.4 });
+    const windows = [read({ offset: 1, limit: 14_000 })];
+    for (let next = windows[0]!.readOn; next && windows.length <= 40; next = windows.at(-1)!.readOn)
+      windows.push(read(next));
+    const refusedAt = windows.flatMap((w, i) => (w.refused ? [i] : []));
+    expect(refusedAt).toHaveLength(1);
+    // Every line is read, once.
+    const returned = windows.filter((w) => !w.refused);
+    for (let i = 1; i < returned.length; i++)
+      expect(returned[i]!.first).toBe(returned[i - 1]!.first + returned[i - 1]!.lines);
+    expect(returned.at(-1)!.first + returned.at(-1)!.lines - 1).toBeGreaterThanOrEqual(14_000);
+    // And the pager remembers it for the model: a new session's windows of another file are not refused.
+    const other = join(dir, 'dense-other.txt');
+    writeFileSync(other, words(11));
+    const again = reading('cheap-numbers-later', 3, { path: other, refuses: true, numbersCost: 0.4, stateOf: 'cheap-numbers' });
+    const later = [again({ offset: 1, limit: 14_000 })];
+    for (let next = later[0]!.readOn; next && later.length <= 40; next = later.at(-1)!.readOn) later.push(again(next));
+    expect(later.filter((w) => w.refused)).toEqual([]);
   });
 
   it('after the refusal, each window\'s count teaches the file again: where the text grows sparser, windows widen', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { memoryFinding } from '../../src/install/diagnosis';
 import {
-  emptyMemory, MEMORY_MAX_AGE_MS, MEMORY_MAX_FILES, MEMORY_MAX_MODELS, MEMORY_MAX_OBSERVATIONS, normalizeMemory,
-  observationsOf, rememberedFile, withFile, withObservation,
+  emptyMemory, lineNumberCostOf, MEMORY_MAX_AGE_MS, MEMORY_MAX_FILES, MEMORY_MAX_MODELS, MEMORY_MAX_OBSERVATIONS,
+  normalizeMemory, observationsOf, rememberedFile, withFile, withLineNumberCost, withObservation,
 } from '../../src/state/memory';
 
 describe('memory across sessions', () => {
@@ -26,6 +27,28 @@ describe('memory across sessions', () => {
     expect(Object.keys(m.models)).toHaveLength(MEMORY_MAX_MODELS);
     expect(m.lastModel).toBe(`model-${MEMORY_MAX_MODELS + 2}`);
     expect(withObservation(emptyMemory(), 'bad name with spaces', { point: [1, 0, 0, 0], tokens: 1, at: 1 })).toEqual(emptyMemory());
+  });
+
+  it('keeps what a model\'s line numbers cost where it is under the rule, until the rule holds again or it ages out', () => {
+    let m = withLineNumberCost(emptyMemory(), 'claude-x', 1, 1e12);
+    expect(m).toEqual(emptyMemory());
+    m = withLineNumberCost(m, 'claude-x', 0.72, 1e12);
+    expect(lineNumberCostOf(m, 'claude-x', 1e12 + 5)).toBe(0.72);
+    expect(lineNumberCostOf(m, 'claude-y', 1e12 + 5)).toBe(1);
+    expect(lineNumberCostOf(m, undefined, 1e12 + 5)).toBe(1);
+    expect(lineNumberCostOf(m, 'claude-x', 1e12 + MEMORY_MAX_AGE_MS + 1)).toBe(1);
+    // Kept beside the model's counts, through a save and a load.
+    m = withObservation(m, 'claude-x', { point: [1, 0, 0, 0], tokens: 3, at: 1e12 + 1 });
+    expect(lineNumberCostOf(normalizeMemory(JSON.parse(JSON.stringify(m)), 4), 'claude-x', 1e12 + 5)).toBe(0.72);
+    m = withLineNumberCost(m, 'claude-x', 1, 1e12 + 2);
+    expect(lineNumberCostOf(m, 'claude-x', 1e12 + 5)).toBe(1);
+    expect(m.models['claude-x']?.observations).toHaveLength(1);
+    // `doctor` names it.
+    const told = withLineNumberCost(emptyMemory(), 'claude-x', 0.72, 1e12);
+    expect(memoryFinding('/s/memory.v1.json', told, 1e12 + 5).text).toContain('line numbers cheaper than the rule: claude-x (0.72 of it)');
+    expect(memoryFinding('/s/memory.v1.json', m, 1e12 + 5).text).not.toContain('line numbers');
+    const hostile = { models: { a: { observations: [], lineNumbers: { cost: 0, at: 1 } }, b: { observations: [], lineNumbers: { cost: 1.5, at: 1 } }, c: { observations: [], lineNumbers: 'x' } } };
+    for (const name of ['a', 'b', 'c']) expect(normalizeMemory(hostile, 4).models[name]?.lineNumbers).toBeUndefined();
   });
 
   it('a damaged or hostile file yields only its well-formed entries', () => {

@@ -59,6 +59,10 @@ describe('session state', () => {
     expect(Object.keys(s.files)).toEqual(['/g']);
     expect(s.cap).toBeUndefined();
     expect(Object.getPrototypeOf(s.plans)).toBe(Object.prototype);
+    // A refusal's window, which the window after it is measured against, is kept only when it is one.
+    const refused = { size: 1, mtimeMs: 1, ratio: 2, at: 1, countedWindow: { first: 3, lines: 40 } };
+    const files = { '/a': refused, '/b': { ...refused, countedWindow: { first: 0, lines: 4 } }, '/c': { ...refused, countedWindow: [3, 40] } };
+    expect(normalizeState({ files }).files).toEqual({ '/a': refused });
   });
 
   it('a reading is continued only by a Read from the named line, no longer than named, of the unchanged file', () => {

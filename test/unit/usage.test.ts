@@ -6,7 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { headToRestDistance } from '../../src/estimate/groups';
-import { SAMPLE_MIN_LINES, isSampleOfItsText, lineNumberTokens, measureWindow, usageRatio } from '../../src/hooks/measure';
+import {
+  CHEAPER_LINE_NUMBERS, NUMBERS_SHARE_TO_TELL, SAMPLE_MIN_LINES, isSampleOfItsText, lineNumberCost, lineNumberTokens,
+  measureWindow, ratioOfUsage, usageRatio,
+} from '../../src/hooks/measure';
 import { awaitCallRecord } from '../../src/hooks/usage';
 import { REAL, claudeDense } from '../../scripts/lib/tokenizers.mjs';
 
@@ -38,6 +41,31 @@ describe('usageRatio', () => {
   it('nothing when the figure cannot be the result\'s own (something else grew or shrank the conversation)', () => {
     expect(usageRatio(path, { first: 1, lines: 400 }, point * 0.1, Date.now() + 5000)).toBeUndefined();
     expect(usageRatio(path, { first: 1, lines: 400 }, point * 5, Date.now() + 5000)).toBeUndefined();
+  });
+});
+
+describe('what a model\'s line numbers cost, told by the retry of a refused window', () => {
+  // The retry is a prefix of the refused window: its text counts as the refused window's did (`textTokens`), and the
+  // rest of what its result added is its line numbers (and the notes that joined it).
+  it('the rule, where they cost it or more (every tokenizer measured), or a little less', () => {
+    expect(lineNumberCost(20_000 + 4000, 20_000, 4000)).toBe(1);
+    expect(lineNumberCost(20_000 + 4000 + 1500, 20_000, 4000)).toBe(1);
+    expect(lineNumberCost(20_000 + 4000 * CHEAPER_LINE_NUMBERS, 20_000, 4000)).toBe(1);
+  });
+
+  it('the share of the rule they cost, where it is well under (a model sparser on digits)', () => {
+    expect(lineNumberCost(20_000 + 3000, 20_000, 4000)).toBe(0.75);
+    // Read so, the usage tells the window's own density, where the rule read it short by a quarter of the numbers.
+    expect(ratioOfUsage(20_000 + 3000, 25_000, 4000, 0.75)).toBeCloseTo(0.8, 9);
+    expect(ratioOfUsage(20_000 + 3000, 25_000, 4000)).toBeCloseTo(0.76, 9);
+  });
+
+  it('nothing from a window of too few line numbers to tell, or an implausible figure', () => {
+    // Numbers worth under 6% of the text: a percent of the text's count would read as a sixth of them.
+    expect(lineNumberCost(20_000 + 100, 20_000, NUMBERS_SHARE_TO_TELL * 20_000 - 1)).toBeUndefined();
+    expect(lineNumberCost(20_000 + 900, 20_000, NUMBERS_SHARE_TO_TELL * 20_000)).toBe(0.75);
+    expect(lineNumberCost(20_000 - 500, 20_000, 4000)).toBeUndefined();
+    expect(lineNumberCost(20_000 + 400, 20_000, 4000)).toBeUndefined();
   });
 });
 
