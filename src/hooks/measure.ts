@@ -600,11 +600,10 @@ export const NUMBERS_SHARE_TO_TELL = 0.06;
 /** What the line numbers of a result cost the model, as a share of the rule's `numbering` tokens for them: from the
  * retry of a refused window (a prefix of it, from the same line, of text alike), whose text is taken to count as the
  * refused window did (`textTokens`: the engine's count of the refused window over its estimate, times the retry's
- * estimate). The
- * rule is the least that every tokenizer measured takes; a model that takes less (one with a token for a 4-digit
- * number, or one sparser on digits) makes every usage understate a window's density, and the windows sized from it
- * are refused (rounds benchmark, a model at 0.75 times o200k: three.module.js refused five times read whole). 1 when
- * the rule holds; undefined when the retry cannot tell. Pure. */
+ * estimate). The rule is the least that every tokenizer measured takes; a model that takes less (one with a token
+ * for a 4-digit number, or one sparser on digits) makes every usage understate a window's density, and the windows
+ * sized from it are refused (rounds benchmark, a model at 0.75 times o200k: three.module.js refused five times read
+ * whole). 1 when the rule holds; undefined when the retry cannot tell. Pure. */
 export function lineNumberCost(resultTokens: number, textTokens: number, numbering: number): number | undefined {
   if (numbering < NUMBERS_SHARE_TO_TELL * textTokens) return undefined;
   const cost = (resultTokens - textTokens) / numbering;
