@@ -315,6 +315,8 @@ export interface PastOversize {
   oversize: OversizeLines | undefined;
   /** The first line from `first` on that fits alone (may be past the end of the window or file). */
   nextFitting: number;
+  /** `nextFitting` was judged and may fit alone (not past the lines probed, nor past the end). */
+  mayFit: boolean;
 }
 
 const MAX_OVERSIZE_PROBES = 16;
@@ -339,13 +341,17 @@ export function skipOversize(
 ): PastOversize | undefined {
   let line = first;
   let oversize: OversizeLines | undefined;
+  let mayFit = false;
   while (line <= last && line - first < MAX_OVERSIZE_PROBES) {
     const one = fitWindow(path, line, { ...budget, maxLines: 1 }, deadline);
     if (one.scan.timedOut) return undefined;
-    if (one.lines > 0 || one.scan.startBeyondEnd) break;
+    if (one.scan.startBeyondEnd) break;
+    mayFit = one.lines > 0;
+    if (mayFit) break;
     if (counted && line > counted.last) {
       const other = mayFitAsOtherText(path, line, budget.cap, counted.shares, deadline);
       if (other === undefined) return undefined;
+      mayFit = other;
       if (other) break;
     }
     if (!oversize) {
@@ -360,7 +366,7 @@ export function skipOversize(
     }
     line++;
   }
-  return { oversize, nextFitting: line };
+  return { oversize, nextFitting: line, mayFit };
 }
 
 /** The text a sizing's density was counted on, before the lines a reading goes on with. */
@@ -406,7 +412,7 @@ export function continuation(
   deadline: number,
 ): { window: NextWindow | undefined; oversize: OversizeLines | undefined } | undefined {
   const budget = budgetFor(path, cap, sizing, 1);
-  const past = skipOversize(path, first, end, passOverBudget(budget, cap, sizing), deadline, countedBefore(sizing));
+  const past = skipOversize(path, first, end, passOverBudget(budget, sizing), deadline, countedBefore(sizing));
   if (!past) return undefined;
   if (past.nextFitting > end) return { window: undefined, oversize: past.oversize };
   const rest = end - past.nextFitting + 1;
@@ -430,13 +436,33 @@ export function continuation(
  * is known, by the calibrated estimate over the reach of the sparsest tokenizer (a model's counts of other files
  * prove nothing of this line). One that may fit is named alone: passed over, it would never be read; named, it is
  * read, or refused and its count told (rounds benchmark: vue.global.prod.js's line 7, estimated at 34,000 tokens,
- * counts 21,800 under o200k, and was left unread). After a refusal of the file, its count (`charsPerToken` with it)
- * decides: a line it called over the cap is not named again. */
-function passOverBudget(budget: Budget, cap: number, sizing: Sizing): Budget {
-  if (sizing.unknownDensity)
-    return { ...budget, cap: cap * LONG_LINE_REACH, weights: undefined, safety: 1, similar: undefined };
-  const reach = sizing.charsPerToken === undefined ? LEARNED_SAFETY : 1;
-  return { ...budget, cap: cap * reach, safety: 1, similar: undefined };
+ * counts 21,800 under o200k, and was left unread). After a refusal of the file, its density decides at the cap: a
+ * line it called over the cap is not named again. Not a refused window's characters per token: that bound keeps
+ * windows of text the estimate finds a little sparser from being refused, but a line over the cap by it alone may fit
+ * (a model at 1.5 times Claude-dense, xlsx.full.min.js: after line 8 was refused at 27,189 tokens, line 10, with
+ * fewer characters and sparser by its estimate, was called 26,900 by them and counts 23,177). */
+export function passOverBudget(budget: Budget, sizing: Sizing): Budget {
+  const atPoint = { ...budget, safety: 1, similar: undefined, charsPerToken: undefined };
+  if (sizing.unknownDensity) return { ...atPoint, cap: budget.cap * LONG_LINE_REACH, weights: undefined };
+  // A count by length is exact, and so is a refusal's of the line itself: no reach past the cap.
+  const exact = sizing.charsPerToken !== undefined || sizing.byLength === true;
+  return { ...atPoint, cap: budget.cap * (exact ? 1 : LEARNED_SAFETY) };
+}
+
+/** The window a note names from `line`, a line that alone does not fit with the margin (`namedAlone`), where it may
+ * fit without it; undefined where it is passed over as one no window holds (`passOverBudget`), or could not be
+ * measured in time. */
+export function namedIfItMayFit(
+  path: string,
+  line: number,
+  end: number,
+  cap: number,
+  sizing: Sizing,
+  deadline: number,
+): NextWindow | undefined {
+  const budget = passOverBudget(budgetFor(path, cap, sizing, 1), sizing);
+  const past = skipOversize(path, line, line, budget, deadline, countedBefore(sizing));
+  return past && !past.oversize ? namedAlone(path, line, end, cap, sizing, deadline) : undefined;
 }
 
 /** The window that names `line`, which alone does not fit with the margin but may by the model's count, as a gamble:
@@ -486,9 +512,7 @@ export function shortRunBefore(
   if (run.scan.timedOut || !run.whole) return undefined;
   const alone = fitWindow(path, line, { ...budget, maxLines: 1 }, deadline);
   if (alone.scan.timedOut || alone.scan.startBeyondEnd || alone.lines > 0) return undefined;
-  const past = skipOversize(path, line, line, passOverBudget(budget, cap, sizing), deadline, countedBefore(sizing));
-  if (!past || past.oversize) return undefined;
-  const gamble = namedAlone(path, line, end, cap, sizing, deadline);
+  const gamble = namedIfItMayFit(path, line, end, cap, sizing, deadline);
   if (!gamble) return undefined;
   let lines = fitted + gamble.lines;
   if (fitsAtPoint(path, line, 1, cap, sizing, deadline).fits) {

@@ -32,11 +32,11 @@ import {
   HOPEFUL_SIZING,
   knownDensity,
   LENGTH_SIZING,
-  mayFitAsOtherText,
   measureWindow,
   namedAlone,
   namedWindow,
   notebookCells,
+  passOverBudget,
   remember,
   roundedShares,
   sizingFor,
@@ -526,7 +526,7 @@ function afterRefusal(
     const readingLast = ofReading ? ofReading.askedLast || Number.MAX_SAFE_INTEGER : undefined;
     const last = Math.max(refusedLast ?? Number.MAX_SAFE_INTEGER, readingLast ?? 0);
     const counted = sizing.counted && { shares: sizing.counted, last: refusedLast ?? 0 };
-    const past = skipOversize(file.path, first, last, budget, ctx.deadline, counted);
+    const past = skipOversize(file.path, first, last, passOverBudget(budget, sizing), ctx.deadline, counted);
     if (!past?.oversize) return silent('nothing-to-advise');
     advice.oversize = past.oversize;
     if (past.nextFitting <= last) {
@@ -542,14 +542,10 @@ function afterRefusal(
       if (!after.scan.timedOut && ended) advice.fileEnds = true;
       else if (!after.scan.timedOut && after.lines > 0)
         advice.after = { first: past.nextFitting, lines: wantedLines(after, endsNl) };
-      else if (
-        !after.scan.timedOut &&
-        counted &&
-        past.nextFitting > counted.last &&
-        mayFitAsOtherText(file.path, past.nextFitting, cap, counted.shares, ctx.deadline)
-      ) {
-        // A line of other text than the refused one, which may fit by its own estimate (not a line past the most that
-        // `skipOversize` probes, which it did not judge): named as a continuation names such a line.
+      else if (!after.scan.timedOut && past.mayFit) {
+        // A line that may fit alone though not with the margin, by the density or as text other than the refused one
+        // (not a line past the most that `skipOversize` probes, which it did not judge): named as a continuation names
+        // such a line.
         advice.after = namedAlone(file.path, past.nextFitting, last, cap, sizing, ctx.deadline);
       }
     } else if (refusedToEnd) {

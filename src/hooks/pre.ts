@@ -13,6 +13,7 @@ import {
   lineCounts,
   mayGamble,
   measureWindow,
+  namedIfItMayFit,
   shortRunBefore,
   sizingFrom,
   SPARSEST_REACH,
@@ -194,6 +195,19 @@ export function planWindow(
       const point = fitsAtPoint(file.path, first, asked, cap, sizing, deadline);
       const updatedInput = wholeInput(input);
       return { kind: 'read-whole', askedLines: asked, tokens: point.tokens, updatedInput, lineOverCap: true };
+    }
+    // Where the first line alone may fit without the margin, the window runs as a note would name it from that line
+    // (the line, with the short lines after it): the window asked holds more, and the engine would refuse it for sure
+    // (a model at 1.5 times Claude-dense, xlsx.full.min.js: lines 14-16, named for this hook to trim, were refused at
+    // 74,564 tokens, where line 14 alone counts 23,910).
+    if (asked !== undefined && asked > 1) {
+      const named = namedIfItMayFit(file.path, first, first + asked - 1, cap, sizing, deadline);
+      const shorter = named && named.lines < asked ? named.lines : undefined;
+      const measured = shorter ? measureWindow(file.path, first, shorter, deadline) : undefined;
+      if (shorter && measured && !measured.scan.timedOut) {
+        const tokens = measured.pointTokens * sizing.ratio;
+        return clampTo(input, first, asked, { lines: shorter, safeTokens: tokens, chars: measured.chars });
+      }
     }
     return { kind: 'pass', reason: 'first-line-over-cap' };
   }

@@ -510,6 +510,34 @@ describe('post after a refusal', () => {
     expect(advice).toMatch(/Reading goes on with offset=4 limit=2 \(lines 4-5; line 4 alone is about \d+ tokens by the estimate, which tokenizers count from 0\.6 to 1\.3 times: it may fit\)\./);
   });
 
+  it('a line refused, and one after it over the cap only by the refused line\'s characters per token: named', () => {
+    // xlsx.full.min.js under a model at 1.5 times Claude-dense: after line 8 was refused, lines 9 and 10 were called
+    // over the cap by its characters per token and passed over, though line 10, sparser by its estimate, counts
+    // 23,177. Here a line of longer words after a refused line of short ones, as long: text alike, by its shares of
+    // the estimate, that the estimate finds sparser by less than the spread it believes a refusal in.
+    const file = join(dir, 'by-chars.txt');
+    const short = 'alpha beta gamma delta ';
+    const long = 'quickly brownish foxes jumped over lazier dogs ';
+    const denser = short.repeat(Math.round((25_000 * 0.95) / estimateTokens(short)));
+    const sparser = long.repeat(Math.ceil(denser.length / long.length)).slice(0, denser.length);
+    writeFileSync(file, `short first line\n${denser}\n${sparser}\nlast line\n`);
+    const count = Math.round(25_000 * 1.05);
+    const ratio = count / estimateTokens(`${denser}\n`);
+    // The precondition: by the refused line's density the line after it is under the cap; by its characters, over.
+    expect(estimateTokens(`${sparser}\n`) * ratio).toBeLessThan(25_000);
+    expect((sparser.length * count) / denser.length).toBeGreaterThan(25_000);
+    const s = 'sess-by-chars';
+    const asked = { file_path: file, offset: 1, limit: 4 };
+    expect(runHook('pre', preEvent(s, 'c1', asked), env).json.hookSpecificOutput.updatedInput.limit).toBe(1);
+    const first = runHook('post', postEvent(s, 'c1', { ...asked, limit: 1 }, engineRead(file, 1, 1)), env);
+    expect(first.json.hookSpecificOutput.additionalContext).toContain('offset=2 limit=1 (line 2)');
+    const refused = `File content (${count} tokens) exceeds maximum allowed tokens (25000).`;
+    const fail = runHook('post', failureEvent(s, 'c2', { file_path: file, offset: 2, limit: 1 }, refused), env);
+    const advice: string = fail.json.hookSpecificOutput.additionalContext;
+    expect(advice).toContain('Line 2 alone is over the cap');
+    expect(advice).toContain('Reading goes on with offset=3 limit=2.');
+  });
+
   it('a line refused, then more lines like it than the note probes: none is named as one that may fit', () => {
     // The note probes 16 lines past the refused one; the line after them was never judged, and is over the cap too.
     const file = join(dir, 'many-han.txt');

@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CHANGED_TEXT_SAFETY, PRIOR_SAFETY, WEIGHTS, type Weights } from '../../src/estimate/weights';
 import { sharesOf } from '../../src/estimate/groups';
 import {
-  budgetFor, continuation, fitsAtPoint, fitWindow, measureWindow, OTHER_TEXT_DISTANCE, skipOversize, sizingFor,
+  budgetFor, continuation, fitsAtPoint, fitWindow, LENGTH_SIZING, measureWindow, OTHER_TEXT_DISTANCE, skipOversize,
+  sizingFor,
   type Sizing,
 } from '../../src/hooks/measure';
 
@@ -235,6 +236,29 @@ describe('continuation past a line that only the margin keeps out', () => {
   it('passes over that line where the engine refused the file: its count is the engine\'s own', () => {
     const refused = { ...taught, refused: true, charsPerToken: 4 };
     const next = continuation(justOver, 2, 3, 25_000, sizingFor(refused), deadline());
+    expect(next?.oversize).toMatchObject({ first: 2, last: 2 });
+    expect(next?.window).toEqual({ first: 3, lines: 1 });
+  });
+
+  it('names a line over the cap only by a refused window\'s characters per token: by the density it may fit', () => {
+    // xlsx.full.min.js under a model at 1.5 times Claude-dense: after line 8 was refused at 27,189 tokens, line 10
+    // (fewer characters, sparser by its estimate) was called 26,900 tokens by line 8's characters per token, and passed
+    // over; it counts 23,177. Here a line at 0.97 of the cap by the refused density, 1.1 times it by the characters.
+    const near = join(dir, 'near-by-density.txt');
+    writeFileSync(near, `short line\n${wordsWorth(0.97)}\nafter it\n`);
+    const line = measureWindow(near, 2, 1, deadline());
+    const refused = sizingFor({ ratio: 1, refused: true, charsPerToken: line.chars / (25_000 * 1.1) });
+    // The precondition: no window from the line fits, held to those characters per token.
+    expect(fitWindow(near, 2, budgetFor(near, 25_000, { ...refused, safety: 1 }, 1), deadline()).lines).toBe(0);
+    const next = continuation(near, 2, 3, 25_000, refused, deadline());
+    expect(next?.oversize).toBeUndefined();
+    expect(next?.window).toMatchObject({ first: 2 });
+  });
+
+  it('passes over a line over the cap by its length where the engine counts by length: that count is exact', () => {
+    const byLength = join(dir, 'by-length.txt');
+    writeFileSync(byLength, `short line\n${'x'.repeat(Math.round(25_000 * 4 * 1.03))}\nafter it\n`);
+    const next = continuation(byLength, 2, 3, 25_000, LENGTH_SIZING, deadline());
     expect(next?.oversize).toMatchObject({ first: 2, last: 2 });
     expect(next?.window).toEqual({ first: 3, lines: 1 });
   });

@@ -261,3 +261,33 @@ describe('a window a note named: a short run of lines and a line that may fit', 
     expect(plan(2, 4, false)).toMatchObject({ kind: 'clamp', lines: 1 });
   });
 });
+
+describe('a window whose first line may fit alone, though not with the margin', () => {
+  // xlsx.full.min.js under a model at 1.5 times Claude-dense: a note named lines 14-16 for `pre` to trim, and `pre`,
+  // finding no window from line 14 that fits with the margin, sent all three, refused at 74,564 tokens, where line 14
+  // alone counts 23,910.
+  const unit = 'alpha beta gamma delta ';
+  const probe = join(dir, 'alone-probe.txt');
+  writeFileSync(probe, unit.repeat(1000));
+  const perUnit = measureWindow(probe, 1, 1, later).pointTokens / 1000;
+  const nearCap = unit.repeat(Math.floor((25_000 * 0.97) / perUnit));
+  const noWindow = unit.repeat(Math.floor((25_000 * 2) / perUnit));
+  const path = join(dir, 'alone-then-long.js');
+  writeFileSync(path, `head\n${nearCap}\n${noWindow}\n${noWindow}\ntail\n`);
+  const at = { path, stat: statSync(path) };
+  const refusedFile = sizingFor({ ratio: 1, refused: true });
+  const plan = (offset: number, limit: number) =>
+    planWindow({ file_path: path, offset, limit }, at, 25_000, refusedFile, later, 'engine', undefined, true);
+
+  it('runs that line alone, where the window asked would be refused for sure', () => {
+    // The precondition: over the cap with the learned margin, under it without.
+    const line = measureWindow(path, 2, 1, later).pointTokens;
+    expect(line * 1.05).toBeGreaterThan(25_000);
+    expect(line).toBeLessThan(25_000);
+    expect(plan(2, 3)).toMatchObject({ kind: 'clamp', lines: 1, updatedInput: { offset: 2, limit: 1 } });
+  });
+
+  it('leaves a window alone whose first line is over the cap without the margin too', () => {
+    expect(plan(3, 2)).toEqual({ kind: 'pass', reason: 'first-line-over-cap' });
+  });
+});
