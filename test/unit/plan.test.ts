@@ -24,6 +24,15 @@ writeFileSync(file, prose(3000));
 const stat = { size: Buffer.byteLength(prose(3000)) };
 const later = Date.now() + 60_000;
 
+const unit = 'alpha beta gamma delta ';
+const perUnit = (() => {
+  const probe = join(dir, 'words-probe.txt');
+  writeFileSync(probe, unit.repeat(1000));
+  return measureWindow(probe, 1, 1, later).pointTokens / 1000;
+})();
+/** One line of words whose point estimate is about `share` of a cap of 25,000. */
+const wordsWorth = (share: number) => unit.repeat(Math.floor((25_000 * share) / perUnit));
+
 describe('planWindow', () => {
   const first = planWindow(
     { file_path: file, offset: 1, limit: 3000 }, { path: file, stat }, 25_000, PRIOR_SIZING, later,
@@ -238,12 +247,8 @@ describe('a window a note named: a short run of lines and a line that may fit', 
   // The note after a window names the run with the line (measure.ts, shortRunBefore). By the time the model reads
   // it, the usage has taught the file's density, and `pre` sizes the window anew: clamped to what fits with the
   // margin, the run would run alone, and the line take a round of its own after it.
-  const unit = 'alpha beta gamma delta ';
-  const probe = join(dir, 'named-probe.txt');
-  writeFileSync(probe, unit.repeat(1000));
-  const perUnit = measureWindow(probe, 1, 1, later).pointTokens / 1000;
-  const nearCap = unit.repeat(Math.floor((25_000 * 0.97) / perUnit));
-  const noWindow = unit.repeat(Math.floor((25_000 * 2) / perUnit));
+  const nearCap = wordsWorth(0.97);
+  const noWindow = wordsWorth(2);
   const path = join(dir, 'named-run.js');
   writeFileSync(path, `head\nshort one\n${nearCap}\nshort two\n${noWindow}\ntail\n`);
   const at = { path, stat: statSync(path) };
@@ -266,12 +271,8 @@ describe('a window whose first line may fit alone, though not with the margin', 
   // xlsx.full.min.js under a model at 1.5 times Claude-dense: a note named lines 14-16 for `pre` to trim, and `pre`,
   // finding no window from line 14 that fits with the margin, sent all three, refused at 74,564 tokens, where line 14
   // alone counts 23,910.
-  const unit = 'alpha beta gamma delta ';
-  const probe = join(dir, 'alone-probe.txt');
-  writeFileSync(probe, unit.repeat(1000));
-  const perUnit = measureWindow(probe, 1, 1, later).pointTokens / 1000;
-  const nearCap = unit.repeat(Math.floor((25_000 * 0.97) / perUnit));
-  const noWindow = unit.repeat(Math.floor((25_000 * 2) / perUnit));
+  const nearCap = wordsWorth(0.97);
+  const noWindow = wordsWorth(2);
   const path = join(dir, 'alone-then-long.js');
   writeFileSync(path, `head\n${nearCap}\n${noWindow}\n${noWindow}\ntail\n`);
   const at = { path, stat: statSync(path) };
