@@ -10,7 +10,8 @@
 // Usage: node scripts/rounds.mjs [--file PATTERN] [--tokenizer NAME[,NAME]] [--mode windows|whole] [--cap N]
 //                                [--json FILE] [--trail] [--verify] [--from-json FILE] [--keep-state] [--path FILE]...
 //                                [--held-out]
-//   --file: a regular expression on the file's id (package/path); --trail: print each Read of each case run;
+//   --file: a regular expression on the file's id (package/path); --trail: print each Read of each case run (each
+//     note cut at 300 characters, unless TRAIL_FULL=1 is set);
 //   --path FILE (repeatable): measure these files in place of the corpus (your own, or text the corpus lacks);
 //   --held-out: the files of scripts/rounds-held-out.json in place of the corpus (a check on text nobody tuned on);
 //   --tokenizer NAME*FACTOR: a model none of the five is, NAME's counts times FACTOR (claude-dense*1.3);
@@ -202,7 +203,7 @@ function printTrail(/** @type {any} */ r) {
       const ran = JSON.stringify(st.ran) === JSON.stringify(st.asked) ? '' : ` ran ${win(st.ran)}`;
       const got = st.isError ? `REFUSED ${st.content.slice(0, 70)}` : `${st.kind} ${st.lines ?? 0} lines from ${st.first ?? '-'}`;
       console.log(`    asked ${win(st.asked)}${ran} → ${got}`);
-      for (const line of st.context.split('\n').filter(Boolean)) console.log(`      | ${line.slice(0, 300)}`);
+      for (const line of st.context.split('\n').filter(Boolean)) console.log(`      | ${process.env.TRAIL_FULL ? line : line.slice(0, 300)}`);
     }
   }
 }
