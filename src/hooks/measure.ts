@@ -30,7 +30,7 @@ import { learnedFor, withModel, type SessionState } from '../state/session.js';
 import { modelCall } from './transcript.js';
 import { scanWindow, type ScanResult } from '../estimate/window.js';
 import type { Learned } from '../state/session.js';
-import type { NextWindow, OversizeLines } from './note.js';
+import type { NextWindow, OversizeLines, Revisit } from './note.js';
 
 export interface Measured extends FitResult {
   scan: ScanResult;
@@ -447,6 +447,38 @@ export function passOverBudget(budget: Budget, sizing: Sizing): Budget {
   // A count by length is exact, and so is a refusal's of the line itself: no reach past the cap.
   const exact = sizing.charsPerToken !== undefined || sizing.byLength === true;
   return { ...atPoint, cap: budget.cap * (exact ? 1 : LEARNED_SAFETY) };
+}
+
+/** Judges again, by the density known now (`sizing`), the lines a note passed over before any count of the file
+ * (`ranges`, [first, last] each, in order): the first that may fit is named (`namedAlone`), and `left` holds the
+ * ranges after it, still to judge. Lines over the cap by that density are dropped, passed over as any note passes them
+ * over. Before any count, a line is passed over only when its estimate is over the reach of the sparsest tokenizer;
+ * a model sparser still counts it under the cap, and it would never be read (a model at 0.75 times o200k,
+ * nls.messages.ru.js: line 10, 52,943 tokens by the estimate, counts 21,514). Undefined when the file could not be
+ * measured in time. */
+export function revisitPassedOver(
+  path: string,
+  ranges: ReadonlyArray<readonly [number, number]>,
+  cap: number,
+  sizing: Sizing,
+  deadline: number,
+): { revisit: Revisit | undefined; left: Array<[number, number]> } | undefined {
+  const budget = passOverBudget(budgetFor(path, cap, sizing, 1), sizing);
+  for (const [i, [first, last]] of ranges.entries()) {
+    const past = skipOversize(path, first, last, budget, deadline, countedBefore(sizing));
+    if (!past) return undefined;
+    if (!past.mayFit || past.nextFitting > last) continue;
+    const line = past.nextFitting;
+    const window = namedAlone(path, line, last, cap, sizing, deadline);
+    const measure = { ...budget, cap: Infinity, charFloor: Infinity, safety: 1, maxLines: 1 };
+    const one = fitOnce(path, line, measure, deadline);
+    if (!window || one.scan.timedOut) return undefined;
+    const after = line + window.lines;
+    const left: Array<[number, number]> = [...(after <= last ? [[after, last] as [number, number]] : [])];
+    for (const [a, b] of ranges.slice(i + 1)) left.push([a, b]);
+    return { revisit: { window, tokens: one.safeTokens }, left };
+  }
+  return { revisit: undefined, left: [] };
 }
 
 /** The window a note names from `line`, a line that alone does not fit with the margin (`namedAlone`), where it may

@@ -14,6 +14,14 @@ export interface NextWindow {
   longLine?: number;
 }
 
+/** A line a note passed over before any count of the file, judged again by the count known now: it may fit. */
+export interface Revisit {
+  /** The window that names it (with any short lines after it). */
+  window: NextWindow;
+  /** Its estimate by that count, in engine tokens. */
+  tokens: number;
+}
+
 /** Lines that alone estimate over the cap: no window holding them fits. */
 export interface OversizeLines {
   first: number;
@@ -77,6 +85,9 @@ export interface ShortWindow {
   /** For 'partial-page': the page was the engine's character excerpt, which showed only the first `shown` of the
    * `chars` characters of line `line` (then `returnedLast` is the line before it). */
   cut?: { line: number; shown: number; chars: number };
+  /** A line passed over before any count of the file that may fit by the count since: named before `next`, which
+   * the note after it names. */
+  revisit?: Revisit;
 }
 
 /** The note after a window that came back shorter than the reading it belongs to. */
@@ -145,6 +156,7 @@ export function shortWindowNote(w: ShortWindow): string {
 
 function nextSentence(w: ShortWindow): string {
   const next = w.next;
+  if (w.revisit) return revisitSentence(w, w.revisit);
   if (!next)
     return w.askedLast === undefined || w.endsFile ? 'Nothing is left of the file.' : 'Nothing is left of the requested window.';
   const unseen = `${capitalize(range2(next.first, w.end))} ${next.first === w.end ? 'is' : 'are'} not shown yet`;
@@ -165,6 +177,17 @@ function nextSentence(w: ShortWindow): string {
   if (w.hopeful) return `${unseen}; ${hopefulCall(w.hopeful)}.${banner}`;
   if (next.overByEstimate !== undefined) return `${unseen}; ${call}${mayFit(next)} reads on.${banner}`;
   return `${unseen}; ${call} (${linesWord(next)}) is the most that fits next under the ${w.cap}-token cap.${banner}`;
+}
+
+/** A line passed over before any count of the file, named out of order: one offset and limit, so that a reader who
+ * follows the last it is told reads it; the note after it names where reading goes on. */
+function revisitSentence(w: ShortWindow, r: Revisit): string {
+  const line = r.window.first;
+  const passed = `Line ${line}, passed over by an earlier note before any count of this file, is about ${Math.round(r.tokens)} tokens by the count since: it may fit`;
+  const on = w.next
+    ? `; ${range2(w.next.first, w.end)} ${w.next.first === w.end ? 'is' : 'are'} not shown yet, and the note after it names where reading goes on`
+    : `; nothing else is left of ${w.askedLast === undefined || w.endsFile ? 'the file' : 'the requested window'}`;
+  return `${passed}. offset=${line} limit=${r.window.lines} (${linesWord(r.window)}) reads it${on}.`;
 }
 
 /** A window named wider than the estimate says fits, before the model's count of this Read is known. */

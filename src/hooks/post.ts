@@ -6,6 +6,7 @@ import { ownValue } from '../state/record.js';
 import {
   learnedFor,
   learnsFromUsage,
+  MAX_PASSED_OVER,
   readingContinued,
   withCountsByLength,
   withLearned,
@@ -38,6 +39,7 @@ import {
   notebookCells,
   passOverBudget,
   remember,
+  revisitPassedOver,
   roundedShares,
   sizingFor,
   sizingFrom,
@@ -131,17 +133,29 @@ function afterSuccess(
   // The engine counts the empty line after a final newline; nobody needs a window for it.
   const lastLine = file && endsWithNewline(file.path, file.stat.size) ? out.totalLines - 1 : out.totalLines;
 
+  // The reading of ours this Read may go on with: the lines it passed over before any count of the file are judged
+  // again once one is known, and named out of order (`resume`: where the reading goes on after such a line).
+  const ofReading = file && input.limit !== undefined
+    ? readingContinued(state, file.path, file.stat.size, file.stat.mtimeMs, returnedFirst, input.limit)
+    : undefined;
   // A window of the model's own that reached the end of the file: nothing is left to name.
-  if (!plan && !out.truncatedByTokenCap && returnedLast >= lastLine) return silent('reached-end-of-file');
+  if (!plan && !out.truncatedByTokenCap && returnedLast >= lastLine && !ofReading?.passedOver && !ofReading?.resume)
+    return silent('reached-end-of-file');
   const asked = askedFor(event, plan, state, file, returnedFirst);
   if (!asked) return silent('whole-file-read');
+  const continued = asked.because === 'continuing' ? ofReading : undefined;
+  const passedOver = continued?.passedOver ?? [];
+  const resume = continued?.resume;
   const end = asked.last === undefined ? lastLine : Math.min(asked.last, lastLine);
-  if (shownLast >= end) {
-    // A reading of ours is done; the file stays known as read, so its next window is not a first one.
+  /** The first line of the reading not shown yet. */
+  const from = resume ?? shownLast + 1;
+  // A reading of ours is done; the file stays known as read, so its next window is not a first one.
+  const done = (): Silent => {
     if (file && asked.because !== 'shortened')
       ctx.store.update(event.session_id, (s) => withReading(s, file.path, readingFor(file, asked, undefined, ctx.now)));
     return silent('returned-all-asked');
-  }
+  };
+  if (from > end && !passedOver.length && resume === undefined) return done();
 
   const cap = plan?.cap ?? resolveCap(ctx.env, state.cap).cap;
   // Read once for every sizing below: it is up to 256 KiB of JSON.
@@ -154,16 +168,25 @@ function afterSuccess(
     : ((asked.because === 'partial-page' && !byLength
         ? fromPartialPage(state, file, out, cap, ctx.deadline, cut ? out.content?.length : undefined)
         : undefined) ?? sizingFrom(called, memory, fileKey(file), bannerPending === undefined, ctx.now));
-  const next = file && sizing ? continuation(file.path, shownLast + 1, end, cap, sizing, ctx.deadline) : undefined;
-  const fitted = next?.window ?? (next ? undefined : { first: shownLast + 1, lines: end - shownLast });
+  // Lines passed over before any count of the file, judged by the count known now: the first that may fit is named.
+  const again = file && sizing && !sizing.unknownDensity && passedOver.length
+    ? revisitPassedOver(file.path, passedOver, cap, sizing, ctx.deadline)
+    : undefined;
+  const revisit = again?.revisit;
+  if (from > end && resume === undefined && !revisit) return done();
+  const next = file && sizing ? continuation(file.path, from, end, cap, sizing, ctx.deadline) : undefined;
+  const fitted = next?.window ?? (next || from > end ? undefined : { first: from, lines: end - from + 1 });
   const after = fitted && namedWindow(fitted, lastLine, out.totalLines, asked.last);
+  // Still to judge: those not judged yet, and those this note passes over before any count.
+  const stillPassedOver: Array<[number, number]> = again ? again.left : [...passedOver];
+  if (sizing?.unknownDensity && next?.oversize) stillPassedOver.push([next.oversize.first, next.oversize.last]);
   // A reader reading on past the requested window may go up to the first line another Read of the same message
   // asked for (parallel windows of one file are read once), or to the file's last.
   let readOnLimit: number | undefined;
   const readOnTo = () => (readOnLimit ??= end < lastLine ? readingOnLimit(event, input.file_path, end, lastLine) : end);
   // The rest of the window fits with room to spare, and the file goes on: a reader reading on may take more.
-  const readingOn = file && sizing && after && next?.window && end < lastLine && after.first + after.lines - 1 >= end &&
-    readOnTo() > end
+  const readingOn = file && sizing && after && !revisit && next?.window && end < lastLine &&
+    after.first + after.lines - 1 >= end && readOnTo() > end
     ? readOn(file.path, after, readOnTo(), lastLine, out.totalLines, cap, sizing, ctx.deadline)
     : undefined;
   // The next hook of the file learns its density from this window's usage, before the window named here runs:
@@ -171,6 +194,7 @@ function afterSuccess(
   const hopeful =
     file &&
     after &&
+    !revisit &&
     kept &&
     !byLength &&
     memory &&
@@ -178,10 +202,13 @@ function afterSuccess(
     usageToCome(event.transcript_path, event.tool_use_id)
       ? readOn(file.path, readingOn ?? after, readOnTo(), lastLine, out.totalLines, cap, HOPEFUL_SIZING, ctx.deadline)
       : undefined;
-  if (file && after) {
-    const named = hopeful ?? readingOn ?? after;
+  if (file && (after || revisit || resume !== undefined)) {
+    const named = revisit?.window ?? hopeful ?? readingOn ?? after;
     const reading: Reading = {
       ...readingFor(file, asked, named, ctx.now),
+      ...(stillPassedOver.length ? { passedOver: stillPassedOver.slice(-MAX_PASSED_OVER) } : {}),
+      // Where the reading goes on after the line named out of order: past what this note passed over.
+      ...(revisit ? { resume: after?.first ?? end + 1 } : {}),
       ...(asked.because === 'partial-page'
         ? { partialOf: event.tool_use_id }
         : bannerPending !== undefined
@@ -218,6 +245,7 @@ function afterSuccess(
     bannerOver,
     readingOn,
     hopeful,
+    ...(revisit ? { revisit } : {}),
   });
 }
 
@@ -524,12 +552,32 @@ function afterRefusal(
     const ofReading =
       request.kind === 'window' ? readingContinued(state, file.path, size, mtimeMs, first, request.lines) : undefined;
     const readingLast = ofReading ? ofReading.askedLast || Number.MAX_SAFE_INTEGER : undefined;
-    const last = Math.max(refusedLast ?? Number.MAX_SAFE_INTEGER, readingLast ?? 0);
+    // A line named out of order (passed over before any count, `resume`): the lines after it were read.
+    const last = ofReading?.resume !== undefined
+      ? (refusedLast ?? first)
+      : Math.max(refusedLast ?? Number.MAX_SAFE_INTEGER, readingLast ?? 0);
     const counted = sizing.counted && { shares: sizing.counted, last: refusedLast ?? 0 };
     const past = skipOversize(file.path, first, last, passOverBudget(budget, sizing), ctx.deadline, counted);
     if (!past?.oversize) return silent('nothing-to-advise');
     advice.oversize = past.oversize;
-    if (past.nextFitting <= last) {
+    if (ofReading?.resume !== undefined && past.nextFitting > last) {
+      // The reading goes on where it was before that line, unless that is past the end of the file, or only the
+      // empty line the engine counts after a final newline.
+      const beyond = measureWindow(file.path, ofReading.resume, 1, ctx.deadline);
+      const ended = beyond.scan.startBeyondEnd || (beyond.scan.eof && beyond.chars === 0);
+      const on = ended
+        ? undefined
+        : continuation(file.path, ofReading.resume, readingLast ?? last, cap, sizing, ctx.deadline);
+      if (on?.window) {
+        advice.after = on.window;
+      } else {
+        advice.fileEnds = ended;
+        const { resume: _done, ...reading } = ofReading;
+        ctx.store.update(event.session_id, (s) =>
+          withReading(s, file.path, { ...reading, nextFirst: 0, nextLines: 0, at: ctx.now }),
+        );
+      }
+    } else if (past.nextFitting <= last) {
       const after = fitWindow(
         file.path,
         past.nextFitting,
@@ -563,8 +611,16 @@ function afterRefusal(
   const asked = plan ? { first: plan.askedFirst, lines: plan.askedLines } : { first, lines: askedLines(request) };
   const reading = continued ?? (named && readingOfRefused(file, asked, named, ctx.now));
   if (reading && named) {
+    // Named from where the reading was before a line named out of order, the window is no longer out of order.
+    const { resume, ...rest } = reading;
+    const inOrder = resume === undefined || named.first >= resume;
     ctx.store.update(event.session_id, (s) =>
-      withReading(s, file.path, { ...reading, nextFirst: named.first, nextLines: named.lines, at: ctx.now }),
+      withReading(s, file.path, {
+        ...(inOrder ? rest : reading),
+        nextFirst: named.first,
+        nextLines: named.lines,
+        at: ctx.now,
+      }),
     );
   }
   return refusalNote(advice);

@@ -79,8 +79,17 @@ export interface Reading {
   /** The named window was sized before the file's density was known, wider than the estimate's margin allows,
    * for `pre` to trim when it runs: by then the usage of the window before it tells the density. */
   hopeful?: true;
+  /** Lines a note passed over before any count of the file, each range as [first, last]: judged over the cap only by
+   * the reach of the sparsest tokenizer, they are judged again once a count of the file is known, and a later note
+   * names those that may fit (`revisitPassedOver`, measure.ts). */
+  passedOver?: Array<[number, number]>;
+  /** The named window is such a line, out of order: the line the reading goes on from after it. */
+  resume?: number;
   at: number;
 }
+
+/** The most ranges of passed-over lines a reading keeps: the oldest go first. */
+export const MAX_PASSED_OVER = 8;
 
 /** The last explicit window of a file that came back whole, for the next hook to learn the file's density from the
  * tokens the model's next API request added (docs/ENGINE.md: the usage the transcript records). Keyed by file. */
@@ -289,6 +298,24 @@ export function isLearned(l: unknown): l is Learned {
   );
 }
 
+/** Absent, or at most `MAX_PASSED_OVER` ranges of lines, each [first, last] from line 1 on. */
+function isRangesOrAbsent(r: unknown): boolean {
+  return (
+    r === undefined ||
+    (Array.isArray(r) &&
+      r.length <= MAX_PASSED_OVER &&
+      r.every(
+        (x) =>
+          Array.isArray(x) &&
+          x.length === 2 &&
+          Number.isInteger(x[0]) &&
+          Number.isInteger(x[1]) &&
+          (x[0] as number) >= 1 &&
+          (x[1] as number) >= (x[0] as number),
+      ))
+  );
+}
+
 /** Absent, or a window of at least one line from line 1 on. */
 function isWindowOrAbsent(w: unknown): boolean {
   return (
@@ -349,7 +376,9 @@ export function normalizeState(raw: unknown): SessionState {
         allFinite(r, ['size', 'mtimeMs', 'askedFirst', 'askedLast', 'nextFirst', 'nextLines', 'at']) &&
         typeof r.whole === 'boolean' &&
         (r.partialOf === undefined || typeof r.partialOf === 'string') &&
-        (r.hopeful === undefined || r.hopeful === true)
+        (r.hopeful === undefined || r.hopeful === true) &&
+        isRangesOrAbsent(r.passedOver) &&
+        (r.resume === undefined || (Number.isInteger(r.resume) && (r.resume as number) >= 1))
       ) {
         setOwn(state.readings, path, r as unknown as Reading);
       }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineRead, failureEvent, postEvent, preEvent, runHook } from '../helpers/hook';
 import { SAME_TEXT_SAFETY } from '../../src/estimate/weights';
 import { tabStaysApart } from '../../src/estimate/fit';
-import { lineNumberTokens, measureWindow } from '../../src/hooks/measure';
+import { LONG_LINE_REACH, lineNumberTokens, measureWindow } from '../../src/hooks/measure';
 import { prose } from '../helpers/text';
 
 let dir: string;
@@ -348,5 +348,92 @@ describe('a Read of the model\'s refused: the advice starts a reading that the n
     for (const w of windows) expect(w.refused).toBe(false);
     for (let i = 1; i < windows.length; i++)
       expect(windows[i]!.first).toBe(windows[i - 1]!.first + windows[i - 1]!.lines);
+  });
+});
+
+describe('a line passed over before any count of the file, under a model sparser than any measured', () => {
+  // Before any count, a line is passed over only when its estimate is over the reach of the sparsest tokenizer
+  // measured (`LONG_LINE_REACH`). A model that counts the file at under half its estimate counts such a line under
+  // the cap (a model at 0.75 times o200k, xlsx.full.min.js at a cap of 10,000: four lines were never read). Once a
+  // window's usage tells the file's count, a later note names the line.
+  const CHARS_PER_TOKEN = 7;
+  let long: string;
+  beforeAll(() => {
+    long = prose(2400, 3).replace(/\n/g, ' ');
+  });
+  const withLongLine = (name: string, after: number) => {
+    const path = join(dir, `${name}.txt`);
+    writeFileSync(path, `${prose(1000)}${long}\n${prose(after, 5)}`);
+    return path;
+  };
+
+  it('the estimate puts it past the reach, and the model counts it under the cap', () => {
+    const path = withLongLine('long-line-reach', 10);
+    const estimate = measureWindow(path, 1001, 1, Infinity).pointTokens;
+    expect(estimate).toBeGreaterThan(25_000 * LONG_LINE_REACH);
+    expect((long.length + 1) / CHARS_PER_TOKEN).toBeLessThan(25_000);
+  });
+
+  /** Follows the last window each note names, from the model's window of all of the file, until none is named. */
+  function followAll(read: ReturnType<typeof reading>, total: number) {
+    const windows = [read({ offset: 1, limit: total })];
+    for (let next = windows[0]!.readOn; next && windows.length <= 20; next = windows.at(-1)!.readOn)
+      windows.push(read(next));
+    return windows;
+  }
+
+  /** How many times each line came back. */
+  function timesRead(windows: Array<{ first: number; lines: number }>, total: number): number[] {
+    const times = new Array<number>(total + 1).fill(0);
+    // Not the empty line the engine counts after the final newline.
+    for (const w of windows) for (let l = w.first; l < Math.min(w.first + w.lines, total + 1); l++) times[l]!++;
+    return times.slice(1);
+  }
+
+  it('in the middle of a reading: named once the count is known, then reading goes on where it was', () => {
+    const path = withLongLine('long-line-middle', 6000);
+    const windows = followAll(reading('long-line-middle', CHARS_PER_TOKEN, { path, refuses: true }), 7001);
+    // The first note passes it over, as the estimate alone calls it.
+    expect(windows[0]!.note).toContain('Line 1001 alone is over the cap');
+    const named = windows.findIndex((w) => w.readOn?.offset === 1001);
+    expect(named).toBeGreaterThan(0);
+    expect(windows[named]!.note).toMatch(
+      /Line 1001, passed over by an earlier note before any count of this file, is about \d+ tokens by the count since: it may fit\. offset=1001 limit=1 \(line 1001\) reads it; lines \d+-7001 are not shown yet, and the note after it names where reading goes on\./,
+    );
+    // Read, and the note after it goes on from the first line not shown yet, not from the line after it.
+    const revisit = windows[named + 1]!;
+    expect(revisit).toMatchObject({ first: 1001, lines: 1, refused: false });
+    const before = windows[named]!;
+    expect(revisit.readOn?.offset).toBe(before.first + before.lines);
+    expect(windows.filter((w) => w.refused)).toHaveLength(0);
+    expect(timesRead(windows, 7001).every((n) => n === 1)).toBe(true);
+  });
+
+  it('at the end of a reading, and refused: the note says that nothing is left, and no line is read twice', () => {
+    const path = withLongLine('long-line-end', 1500);
+    // The model counts the long line at twice what the window before it told.
+    const read = reading('long-line-end', (first) => (first === 1001 ? CHARS_PER_TOKEN / 2 : CHARS_PER_TOKEN), {
+      path,
+      refuses: true,
+    });
+    const windows = followAll(read, 2501);
+    const last = windows.at(-2)!;
+    expect(last.note).toMatch(/offset=1001 limit=1 \(line 1001\) reads it; nothing else is left of the file\./);
+    const refused = windows.at(-1)!;
+    expect(refused).toMatchObject({ first: 1001, refused: true });
+    expect(refused.note).toContain('Line 1001 alone is over the cap');
+    expect(refused.note).toContain('Nothing is left of the file.');
+    const times = timesRead(windows, 2501);
+    expect(times[1000]).toBe(0);
+    expect(times.filter((n, i) => i !== 1000 && n !== 1)).toEqual([]);
+  });
+
+  it('at the end of a reading, and it fits: read, then nothing is left of the file', () => {
+    const path = withLongLine('long-line-fits', 1500);
+    const windows = followAll(reading('long-line-fits', CHARS_PER_TOKEN, { path, refuses: true }), 2501);
+    const revisit = windows.at(-1)!;
+    expect(revisit).toMatchObject({ first: 1001, lines: 1, refused: false });
+    expect(revisit.note).toContain('Nothing is left of the file.');
+    expect(timesRead(windows, 2501).every((n) => n === 1)).toBe(true);
   });
 });

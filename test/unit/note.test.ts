@@ -30,6 +30,20 @@ describe('shortWindowNote: what the model is told after a window came back short
     expect(note).toBe('read-ceiling-pager: /repo/big.txt has 3001 lines. This Read returned lines 1-1099 of the requested 1-3000, the most that fits under the 25000-token Read cap. Lines 1100-3000 are not shown yet; offset=1100 limit=1050 (lines 1100-2149) is the most that fits next under the 25000-token cap.');
   });
 
+  it('a line passed over before any count, named once a count is known: one call, and where reading goes on after', () => {
+    const revisit = { window: { first: 40, lines: 1 }, tokens: 21514.4 };
+    const note = shortWindowNote({ ...base, returnedFirst: 1100, returnedLast: 2149, askedLast: undefined, because: 'continuing', end: 3000, next: { first: 2150, lines: 851 }, revisit });
+    expect(note).toBe('read-ceiling-pager: /repo/big.txt has 3001 lines. This Read returned lines 1100-2149, continuing a read of the whole file. Line 40, passed over by an earlier note before any count of this file, is about 21514 tokens by the count since: it may fit. offset=40 limit=1 (line 40) reads it; lines 2150-3000 are not shown yet, and the note after it names where reading goes on.');
+    // The continuation is not named beside it: a reader who follows the last call it is told reads the line.
+    expect([...note.matchAll(/offset=\d+ limit=\d+/g)]).toHaveLength(1);
+    const atEnd = shortWindowNote({ ...base, returnedFirst: 2150, returnedLast: 3001, askedLast: 3001, because: 'continuing', end: 3001, endsFile: true, next: undefined, revisit });
+    expect(atEnd).toMatch(/offset=40 limit=1 \(line 40\) reads it; nothing else is left of the file\.$/);
+    // Not the words that tell a reader to stop.
+    expect(atEnd).not.toContain('Nothing is left of the file.');
+    const ofWindow = shortWindowNote({ ...base, returnedFirst: 2150, returnedLast: 2500, askedLast: 2500, because: 'continuing', end: 2500, next: undefined, revisit });
+    expect(ofWindow).toMatch(/reads it; nothing else is left of the requested window\.$/);
+  });
+
   it('after the model followed a note, the reading goes on', () => {
     const note = shortWindowNote({ ...base, returnedFirst: 1100, returnedLast: 2149, askedLast: 3000, because: 'continuing', end: 3000, next: { first: 2150, lines: 851 } });
     expect(note).toContain('This Read returned lines 1100-2149, continuing the requested 1-3000.');

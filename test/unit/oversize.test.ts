@@ -9,8 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CHANGED_TEXT_SAFETY, PRIOR_SAFETY, WEIGHTS, type Weights } from '../../src/estimate/weights';
 import { sharesOf } from '../../src/estimate/groups';
 import {
-  budgetFor, continuation, fitsAtPoint, fitWindow, LENGTH_SIZING, measureWindow, OTHER_TEXT_DISTANCE, skipOversize,
-  sizingFor,
+  budgetFor, continuation, fitsAtPoint, fitWindow, LENGTH_SIZING, measureWindow, OTHER_TEXT_DISTANCE, PRIOR_SIZING,
+  revisitPassedOver, skipOversize, sizingFor,
   type Sizing,
 } from '../../src/hooks/measure';
 
@@ -373,5 +373,35 @@ describe('continuation: a short run of lines before a line named alone joins it'
     const fourPercent = wordsWorth(0.04, Math.ceil);
     writeFileSync(tips, `head\n${fourPercent}\n${line}\n${noWindow}\n`);
     expect(continuation(tips, 2, 4, 25_000, known, deadline())?.window).toEqual({ first: 2, lines: 1 });
+  });
+});
+
+describe('revisitPassedOver: lines passed over before any count, judged again by the count known now', () => {
+  // Lines 2-4 passed over by the estimate alone: one line of three times the cap's worth, then two of twice.
+  const path = join(dir, 'passed-over.txt');
+  writeFileSync(path, `short first line\n${wordsWorth(3)}\n${wordsWorth(2)}\n${wordsWorth(2)}\nlast line\n`);
+  // A model that counts the file at 0.45 of the estimate, as the usage of a window of it told.
+  const counted = sizingFor({ ratio: 0.45 });
+
+  it('names the first that may fit by the count, drops those over the cap by it, and keeps the rest to judge', () => {
+    const again = revisitPassedOver(path, [[2, 4]], 25_000, counted, deadline());
+    expect(again?.revisit?.window).toEqual({ first: 3, lines: 1 });
+    expect(again?.revisit?.tokens).toBeCloseTo(0.45 * measureWindow(path, 3, 1, deadline()).pointTokens, 3);
+    expect(again?.left).toEqual([[4, 4]]);
+    expect(revisitPassedOver(path, [[4, 4]], 25_000, counted, deadline())).toEqual({
+      revisit: { window: { first: 4, lines: 1 }, tokens: expect.any(Number) },
+      left: [],
+    });
+  });
+
+  it('a range whose lines are all over the cap by the count is dropped, and the next range judged', () => {
+    const again = revisitPassedOver(path, [[2, 2], [4, 4]], 25_000, counted, deadline());
+    expect(again?.revisit?.window.first).toBe(4);
+    expect(again?.left).toEqual([]);
+    expect(revisitPassedOver(path, [[2, 2]], 25_000, counted, deadline())).toEqual({ revisit: undefined, left: [] });
+  });
+
+  it('by the estimate alone they stay over the reach: nothing is named', () => {
+    expect(revisitPassedOver(path, [[2, 4]], 25_000, PRIOR_SIZING, deadline())?.revisit).toBeUndefined();
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  emptyState, learnedFor, learnsFromUsage, MAX_FILES, MAX_PLANS, normalizeState, PLAN_MAX_AGE_MS, readingContinued,
-  seenOf, withLearned, withoutPlan, withoutReading, withPlan, withReading, withSeen, withWholeReadsRefused, type Plan,
-  type Reading,
+  emptyState, learnedFor, learnsFromUsage, MAX_FILES, MAX_PASSED_OVER, MAX_PLANS, normalizeState, PLAN_MAX_AGE_MS,
+  readingContinued, seenOf, withLearned, withoutPlan, withoutReading, withPlan, withReading, withSeen,
+  withWholeReadsRefused, type Plan, type Reading,
 } from '../../src/state/session';
 import { refusesWholeRead } from '../../src/hooks/post';
 import { wholeReads } from '../../src/hooks/pre';
@@ -82,6 +82,26 @@ describe('session state', () => {
     const hopeful = withReading(emptyState(), '/f', { ...r, hopeful: true });
     expect(normalizeState(JSON.parse(JSON.stringify(hopeful))).readings['/f']?.hopeful).toBe(true);
     expect(normalizeState({ readings: { '/f': { ...r, hopeful: 'yes' } } }).readings).toEqual({});
+  });
+
+  it('keeps the lines it passed over, and where it goes on after one, through the session file; damaged ones go', () => {
+    const r: Reading = {
+      size: 10, mtimeMs: 5, askedFirst: 1, askedLast: 0, whole: true, nextFirst: 40, nextLines: 1, at: 1,
+      passedOver: [[41, 44], [90, 90]], resume: 1100,
+    };
+    const s = withReading(emptyState(), '/f', r);
+    expect(normalizeState(JSON.parse(JSON.stringify(s))).readings).toEqual({ '/f': r });
+    const damaged = [
+      { passedOver: [[44, 41]] },
+      { passedOver: [[0, 3]] },
+      { passedOver: [[4]] },
+      { passedOver: [[4.5, 6]] },
+      { passedOver: '41-44' },
+      { passedOver: Array.from({ length: MAX_PASSED_OVER + 1 }, (_, i) => [i + 1, i + 1]) },
+      { resume: 0 },
+      { resume: '1100' },
+    ];
+    for (const d of damaged) expect(normalizeState({ readings: { '/f': { ...r, ...d } } }).readings).toEqual({});
   });
 });
 
