@@ -450,12 +450,12 @@ export function passOverBudget(budget: Budget, sizing: Sizing): Budget {
 }
 
 /** Judges again, by the density known now (`sizing`), the lines a note passed over before any count of the file
- * (`ranges`, [first, last] each, in order): the first that may fit is named (`namedAlone`), and `left` holds the
- * ranges after it, still to judge. Lines over the cap by that density are dropped, passed over as any note passes them
- * over. Before any count, a line is passed over only when its estimate is over the reach of the sparsest tokenizer;
- * a model sparser still counts it under the cap, and it would never be read (a model at 0.75 times o200k,
- * nls.messages.ru.js: line 10, 52,943 tokens by the estimate, counts 21,514). Undefined when the file could not be
- * measured in time. */
+ * (`ranges`, [first, last] each, in order): the first that may fit is named alone (every line of a range was over the
+ * reach, none is short enough to join it), and `left` holds the ranges after it, still to judge. Lines over the cap
+ * by that density are dropped, passed over as any note passes them over. Before any count, a line is passed over only
+ * when its estimate is over the reach of the sparsest tokenizer; a model sparser still counts it under the cap, and
+ * it would never be read (a model at 0.75 times o200k, nls.messages.ru.js: line 10, 52,943 tokens by the estimate,
+ * counts 21,514). Undefined when the file could not be measured in time. */
 export function revisitPassedOver(
   path: string,
   ranges: ReadonlyArray<readonly [number, number]>,
@@ -469,14 +469,12 @@ export function revisitPassedOver(
     if (!past) return undefined;
     if (!past.mayFit || past.nextFitting > last) continue;
     const line = past.nextFitting;
-    const window = namedAlone(path, line, last, cap, sizing, deadline);
     const measure = { ...budget, cap: Infinity, charFloor: Infinity, safety: 1, maxLines: 1 };
     const one = fitOnce(path, line, measure, deadline);
-    if (!window || one.scan.timedOut) return undefined;
-    const after = line + window.lines;
-    const left: Array<[number, number]> = [...(after <= last ? [[after, last] as [number, number]] : [])];
+    if (one.scan.timedOut) return undefined;
+    const left: Array<[number, number]> = [...(line < last ? [[line + 1, last] as [number, number]] : [])];
     for (const [a, b] of ranges.slice(i + 1)) left.push([a, b]);
-    return { revisit: { window, tokens: one.safeTokens }, left };
+    return { revisit: { window: { first: line, lines: 1 }, tokens: one.safeTokens }, left };
   }
   return { revisit: undefined, left: [] };
 }

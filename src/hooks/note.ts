@@ -16,7 +16,7 @@ export interface NextWindow {
 
 /** A line a note passed over before any count of the file, judged again by the count known now: it may fit. */
 export interface Revisit {
-  /** The window that names it (with any short lines after it). */
+  /** The window that names it: that line alone. */
   window: NextWindow;
   /** Its estimate by that count, in engine tokens. */
   tokens: number;
