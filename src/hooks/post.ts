@@ -6,7 +6,7 @@ import { ownValue } from '../state/record.js';
 import {
   learnedFor,
   learnsFromUsage,
-  MAX_PASSED_OVER,
+  passedOverAfter,
   readingContinued,
   withCountsByLength,
   withLearned,
@@ -177,9 +177,7 @@ function afterSuccess(
   const next = file && sizing ? continuation(file.path, from, end, cap, sizing, ctx.deadline) : undefined;
   const fitted = next?.window ?? (next || from > end ? undefined : { first: from, lines: end - from + 1 });
   const after = fitted && namedWindow(fitted, lastLine, out.totalLines, asked.last);
-  // Still to judge: those not judged yet, and those this note passes over before any count.
-  const stillPassedOver: Array<[number, number]> = again ? again.left : [...passedOver];
-  if (sizing?.unknownDensity && next?.oversize) stillPassedOver.push([next.oversize.first, next.oversize.last]);
+  const stillPassedOver = passedOverAfter(again ? again.left : passedOver, next?.oversize, !!sizing?.unknownDensity);
   // A reader reading on past the requested window may go up to the first line another Read of the same message
   // asked for (parallel windows of one file are read once), or to the file's last.
   let readOnLimit: number | undefined;
@@ -206,7 +204,7 @@ function afterSuccess(
     const named = revisit?.window ?? hopeful ?? readingOn ?? after;
     const reading: Reading = {
       ...readingFor(file, asked, named, ctx.now),
-      ...(stillPassedOver.length ? { passedOver: stillPassedOver.slice(-MAX_PASSED_OVER) } : {}),
+      ...(stillPassedOver.length ? { passedOver: stillPassedOver } : {}),
       // Where the reading goes on after the line named out of order: past what this note passed over.
       ...(revisit ? { resume: after?.first ?? end + 1 } : {}),
       ...(asked.because === 'partial-page'

@@ -91,6 +91,19 @@ export interface Reading {
 /** The most ranges of passed-over lines a reading keeps: the oldest go first. */
 export const MAX_PASSED_OVER = 8;
 
+/** The ranges of passed-over lines a reading keeps after a note: those still to judge (`left`), and the lines this
+ * note passed over (`passed`) when it did so before any count of the file (`beforeAnyCount`); past a count, a line
+ * is passed over by it, and for good. Pure. */
+export function passedOverAfter(
+  left: ReadonlyArray<readonly [number, number]>,
+  passed: { first: number; last: number } | undefined,
+  beforeAnyCount: boolean,
+): Array<[number, number]> {
+  const kept = left.map(([a, b]): [number, number] => [a, b]);
+  if (passed && beforeAnyCount) kept.push([passed.first, passed.last]);
+  return kept.slice(-MAX_PASSED_OVER);
+}
+
 /** The last explicit window of a file that came back whole, for the next hook to learn the file's density from the
  * tokens the model's next API request added (docs/ENGINE.md: the usage the transcript records). Keyed by file. */
 export interface Seen {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  emptyState, learnedFor, learnsFromUsage, MAX_FILES, MAX_PASSED_OVER, MAX_PLANS, normalizeState, PLAN_MAX_AGE_MS,
-  readingContinued, seenOf, withLearned, withoutPlan, withoutReading, withPlan, withReading, withSeen,
+  emptyState, learnedFor, learnsFromUsage, MAX_FILES, MAX_PASSED_OVER, MAX_PLANS, normalizeState, passedOverAfter,
+  PLAN_MAX_AGE_MS, readingContinued, seenOf, withLearned, withoutPlan, withoutReading, withPlan, withReading, withSeen,
   withWholeReadsRefused, type Plan, type Reading,
 } from '../../src/state/session';
 import { refusesWholeRead } from '../../src/hooks/post';
@@ -102,6 +102,22 @@ describe('session state', () => {
       { resume: '1100' },
     ];
     for (const d of damaged) expect(normalizeState({ readings: { '/f': { ...r, ...d } } }).readings).toEqual({});
+  });
+
+  it('a note adds the lines it passed over before any count, not after one, and keeps the newest ranges', () => {
+    const left: Array<[number, number]> = [[41, 44]];
+    expect(passedOverAfter(left, { first: 90, last: 92 }, true)).toEqual([[41, 44], [90, 92]]);
+    // Past a count, the lines are passed over by it: nothing judges them again.
+    expect(passedOverAfter(left, { first: 90, last: 92 }, false)).toEqual([[41, 44]]);
+    expect(passedOverAfter([], undefined, true)).toEqual([]);
+    const many = Array.from({ length: MAX_PASSED_OVER }, (_, i): [number, number] => [10 * i + 1, 10 * i + 2]);
+    const kept = passedOverAfter(many, { first: 500, last: 500 }, true);
+    expect(kept).toHaveLength(MAX_PASSED_OVER);
+    expect(kept[0]).toEqual([11, 12]);
+    expect(kept.at(-1)).toEqual([500, 500]);
+    // The ranges it was given are not changed.
+    expect(many[0]).toEqual([1, 2]);
+    expect(many).toHaveLength(MAX_PASSED_OVER);
   });
 });
 
