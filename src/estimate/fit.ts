@@ -45,6 +45,8 @@ export interface FitResult {
   chars: number;
   /** Lines of the fitted prefix whose tab after the line number is a token of its own in a numbered result. */
   tabApartLines: number;
+  /** Lines of the fitted prefix that start with a space or a tab: their line number's tab meets the indentation. */
+  indentedLines: number;
 }
 
 /** Whether the tab the engine writes between a line's number and its text stays a token of its own before a line
@@ -68,6 +70,8 @@ export class WindowFit {
   private fittedChars = 0;
   private tabApart = 0;
   private fittedTabApart = 0;
+  private indented = 0;
+  private fittedIndented = 0;
   // The current line has no text yet: its first character decides tabApart.
   private lineEmpty = false;
   private whole = false;
@@ -88,7 +92,11 @@ export class WindowFit {
       this.lineEmpty = true;
     }
     if (end > start) {
-      if (this.lineEmpty && tabStaysApart(chunk.charCodeAt(start))) this.tabApart++;
+      if (this.lineEmpty) {
+        const c = chunk.charCodeAt(start);
+        if (tabStaysApart(c)) this.tabApart++;
+        else if (c === 0x20 || c === 0x09) this.indented++;
+      }
       this.lineEmpty = false;
       this.tally.add(chunk, start, end);
     }
@@ -103,6 +111,7 @@ export class WindowFit {
     this.lineEmpty = false;
     this.fittedLines = this.linesStarted;
     this.fittedTabApart = this.tabApart;
+    this.fittedIndented = this.indented;
     this.fittedPoint = this.pointTokens();
     this.fittedChars = this.tally.chars;
     if (this.fittedLines >= this.budget.maxLines) {
@@ -119,6 +128,7 @@ export class WindowFit {
     this.fittedChars = chars;
     this.fittedPoint = 0;
     this.fittedTabApart = 0;
+    this.fittedIndented = 0;
     this.whole = true;
     this.done = true;
   }
@@ -136,6 +146,7 @@ export class WindowFit {
       pointTokens: this.fittedPoint,
       chars: this.fittedChars,
       tabApartLines: this.fittedTabApart,
+      indentedLines: this.fittedIndented,
     };
   }
 

@@ -4,7 +4,7 @@
 import { countedByLength } from '../estimate/cap.js';
 import { shareDistance } from '../estimate/groups.js';
 import { CALM_STEPS, CHANGED_TEXT_DISTANCE, SAME_TEXT_DISTANCE, STEADY_STEPS } from '../estimate/weights.js';
-import { lineNumberCostOf, withFile, withLineNumberCost } from '../state/memory.js';
+import { indentationCostOf, lineNumberCostOf, withFile, withIndentationCost, withLineNumberCost } from '../state/memory.js';
 import {
   learnedFor,
   learnsFromUsage,
@@ -20,7 +20,7 @@ import {
   type SessionState,
 } from '../state/session.js';
 import type { HookContext } from './context.js';
-import { lineNumberCost, measureWindow, ratioOfUsage, remember, usageRatio } from './measure.js';
+import { indentationCost, indentationKept, lineNumberCost, measureWindow, ratioOfUsage, remember, usageRatio } from './measure.js';
 import { bannerCount, modelCall, resultTokens, transcriptSize } from './transcript.js';
 
 /** What the learning steps read of a hook's event. */
@@ -145,8 +145,8 @@ function learnFromUsage(
 }
 
 /** `usageRatio`, with the line numbers at what they cost the model. The window after a refused one, from its line,
- * within it and of text alike, tells that cost (`lineNumberCost`), and the model's memory keeps it for its later
- * windows and files where it is under the rule. */
+ * within it and of text alike, tells that cost (`lineNumberCost`, `indentationCost`), and the model's memory keeps it
+ * for its later windows and files where it differs from the rule. */
 function usageWithLineNumbers(
   path: string,
   seen: { first: number; lines: number },
@@ -155,16 +155,28 @@ function usageWithLineNumbers(
   model: string | undefined,
   ctx: HookContext,
 ): ReturnType<typeof usageRatio> {
-  const known = lineNumberCostOf(ctx.store.readMemory(), model, ctx.now);
-  const usage = usageRatio(path, seen, resultTokens, ctx.deadline, known);
+  const memory = ctx.store.readMemory();
+  const known = lineNumberCostOf(memory, model, ctx.now);
+  const knownIndent = indentationCostOf(memory, model, ctx.now);
+  const usage = usageRatio(path, seen, resultTokens, ctx.deadline, known, knownIndent);
   const refused = before?.countedWindow;
   if (!usage || !refused || seen.first !== refused.first || seen.lines > refused.lines) return usage;
   // The retry's text must be like the refused window's, for the refusal's count to tell the retry's.
   if (!before.countedShares || shareDistance(before.countedShares, usage.shares) >= CHANGED_TEXT_DISTANCE) return usage;
-  const cost = lineNumberCost(resultTokens, before.ratio * usage.point, usage.numbering);
-  if (cost === undefined || cost === known) return usage;
-  if (model !== undefined) ctx.store.updateMemory((m) => withLineNumberCost(m, model, cost, ctx.now));
-  const ratio = ratioOfUsage(resultTokens, usage.point, usage.numbering, cost);
+  const textTokens = before.ratio * usage.point;
+  const told = lineNumberCost(resultTokens, textTokens, usage.numbering);
+  const cost = told ?? known;
+  // Where the rule holds or costs more, an indented line may cost more still.
+  const lines = { indented: usage.indented, all: seen.lines };
+  const dearer = cost < 1 ? 0 : indentationCost(resultTokens, textTokens, usage.numbering, lines);
+  const indent = indentationKept(knownIndent, dearer);
+  if (cost === known && indent === knownIndent) return usage;
+  if (model !== undefined) {
+    ctx.store.updateMemory((m) =>
+      withIndentationCost(withLineNumberCost(m, model, cost, ctx.now), model, indent, ctx.now),
+    );
+  }
+  const ratio = ratioOfUsage(resultTokens, usage.point, usage.numbering, cost, indent * usage.indented);
   return ratio === undefined ? undefined : { ...usage, ratio };
 }
 

@@ -20,6 +20,9 @@ export interface ModelMemory {
   /** What the line numbers of a Read's result cost this model, where it is less than the rule the usage is read by
    * (hooks/measure.ts, `lineNumberCost`): a share of that rule, and when a retry last told it. */
   lineNumbers?: { cost: number; at: number };
+  /** What the line numbers of a Read's result cost this model beyond that rule on each line that starts with a
+   * space or a tab (hooks/measure.ts, `indentationCost`): tokens a line, and when a retry last told it. */
+  indentation?: { extra: number; at: number };
 }
 
 export interface Memory {
@@ -35,6 +38,9 @@ export const MEMORY_MAX_OBSERVATIONS = 32;
 /** What is not confirmed again within this time is forgotten: files change, and so do the models behind a name. */
 export const MEMORY_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 export const MEMORY_FILE_MAX_BYTES = 256 * 1024;
+/** The most tokens a line's number may cost beyond the rule on an indented line, as kept: the old Claude tokenizer,
+ * the costliest measured, takes up to 2 (docs/ROUNDS.md). */
+export const MAX_INDENTATION_COST = 2;
 
 export function emptyMemory(): Memory {
   return { files: {}, models: {} };
@@ -91,6 +97,23 @@ export function lineNumberCostOf(memory: Memory, model: string | undefined, now:
   return told && told.at >= now - MEMORY_MAX_AGE_MS ? told.cost : 1;
 }
 
+/** The extra cost of the model's line numbers on an indented line as a retry told it (`extra` 0: none, and nothing
+ * is kept). */
+export function withIndentationCost(memory: Memory, model: string, extra: number, at: number): Memory {
+  if (!isModelName(model)) return memory;
+  const was = ownValue(memory.models, model);
+  if (extra <= 0 && was?.indentation === undefined) return memory;
+  const { indentation: _was, ...rest } = was ?? { observations: [] };
+  return withModelMemory(memory, model, extra > 0 ? { ...rest, indentation: { extra, at } } : rest);
+}
+
+/** The tokens the model's line numbers cost beyond the rule on an indented line, as last told within the age limit
+ * at `now`; 0 when none was. */
+export function indentationCostOf(memory: Memory, model: string | undefined, now: number): number {
+  const told = model === undefined ? undefined : ownValue(memory.models, model)?.indentation;
+  return told && told.at >= now - MEMORY_MAX_AGE_MS ? told.extra : 0;
+}
+
 function withModelMemory(memory: Memory, model: string, entry: ModelMemory): Memory {
   const models = { ...memory.models, [model]: entry };
   const kept = Object.entries(models)
@@ -133,10 +156,19 @@ export function normalizeMemory(raw: unknown, groups: number): Memory {
         isRecord(told) && allFinite(told, ['cost', 'at']) && (told.cost as number) > 0 && (told.cost as number) < 1
           ? { cost: told.cost as number, at: told.at as number }
           : undefined;
+      const indent = m.indentation;
+      const indentation =
+        isRecord(indent) &&
+        allFinite(indent, ['extra', 'at']) &&
+        (indent.extra as number) > 0 &&
+        (indent.extra as number) <= MAX_INDENTATION_COST
+          ? { extra: indent.extra as number, at: indent.at as number }
+          : undefined;
       setOwn(memory.models, name, {
         observations,
         ...(isFiniteNumber(m.countsByLength) ? { countsByLength: m.countsByLength } : {}),
         ...(lineNumbers ? { lineNumbers } : {}),
+        ...(indentation ? { indentation } : {}),
       });
     }
   }
@@ -158,5 +190,6 @@ function newest<T extends { at: number }>(
 }
 
 function newestAt(m: ModelMemory): number {
-  return m.observations.reduce((a, o) => Math.max(a, o.at), Math.max(m.countsByLength ?? 0, m.lineNumbers?.at ?? 0));
+  const told = Math.max(m.countsByLength ?? 0, m.lineNumbers?.at ?? 0, m.indentation?.at ?? 0);
+  return m.observations.reduce((a, o) => Math.max(a, o.at), told);
 }

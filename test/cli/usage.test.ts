@@ -5,7 +5,7 @@
 // So the continuation after a file's first window is named wide, for the next `pre` to trim by that count. The same
 // harness plays the engine's refusals: a refused Read of the model's starts a reading that the notes lead.
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,8 +40,11 @@ function reading(
     refuses = false,
     lateMs = 0,
     numbersCost = 1,
+    indentCost = 0,
     stateOf = name,
-  }: { path?: string; refuses?: boolean; lateMs?: number; numbersCost?: number; stateOf?: string } = {},
+  }: {
+    path?: string; refuses?: boolean; lateMs?: number; numbersCost?: number; indentCost?: number; stateOf?: string;
+  } = {},
 ) {
   const session = `sess-${name}`;
   const transcript = join(dir, `${name}.jsonl`);
@@ -82,11 +85,16 @@ function reading(
     // The numbering as a tokenizer counts it, and `pre` takes it off the usage: a token for each group of three
     // digits of a line's number, and one for the tab after it before a digit or punctuation (a word joins it). A
     // model may count them cheaper (`numbersCost`).
-    const tabs = response.file.content.split('\n').filter((l) => l.length > 0 && tabStaysApart(l.charCodeAt(0))).length;
+    // `indentCost`: what it takes beyond that on a line that starts with a space or a tab (the old Claude
+    // tokenizer takes 1-2 tokens more there).
+    const shown = response.file.content.split('\n');
+    const tabs = shown.filter((l) => l.length > 0 && tabStaysApart(l.charCodeAt(0))).length;
+    const indented = shown.filter((l) => l.startsWith(' ') || l.startsWith('\t')).length;
     const used = refused
       ? result.length / (density as number)
       : (response.file.content.length + joined.length) / (density as number)
-        + (lineNumberTokens(response.file.startLine, response.file.numLines) + tabs) * numbersCost;
+        + (lineNumberTokens(response.file.startLine, response.file.numLines) + tabs) * numbersCost
+        + indented * indentCost;
     if (typeof density === 'number') input += WRITTEN + Math.ceil(used);
     const named = [...note.matchAll(/offset=(\d+) limit=(\d+)/g)].map((m) => ({
       offset: Number(m[1]),
@@ -318,6 +326,49 @@ describe('a Read of the model\'s refused: the advice starts a reading that the n
     const later = [again({ offset: 1, limit: 14_000 })];
     for (let next = later[0]!.readOn; next && later.length <= 40; next = later.at(-1)!.readOn) later.push(again(next));
     expect(later.filter((w) => w.refused)).toEqual([]);
+  });
+
+  it('a model whose line numbers cost more on indented lines: told by a retry, remembered, later windows hold more', () => {
+    // The old Claude tokenizer keeps the tab after a line number apart from the indentation after it: each indented
+    // line's number costs 1-2 tokens more than the rule, which a usage read by the rule counts as text, so every
+    // window after it is sized short. The retry of a refused window tells it, and the model's memory keeps half of it.
+    // Short lines of words: one token more a line is worth a share of the text a retry can tell.
+    const indentedWords = (seed: number) => prose(14_000, seed).replace(/^\d+: ((?:\S+ ){4}\S+).*$/gm, '    $1');
+    const model = { refuses: true, indentCost: 2 };
+    const first = join(dir, 'indented-first.txt');
+    writeFileSync(first, indentedWords(7));
+    const read = reading('dear-indents', 2, { path: first, ...model });
+    const windows = [read({ offset: 1, limit: 14_000 })];
+    for (let next = windows[0]!.readOn; next && windows.length <= 40; next = windows.at(-1)!.readOn)
+      windows.push(read(next));
+    expect(windows.filter((w) => w.refused)).toHaveLength(1);
+    const memory = JSON.parse(readFileSync(join(dir, 'state-dear-indents', 'memory.v1.json'), 'utf8'));
+    expect(memory.models['claude-test'].indentation.extra).toBeGreaterThan(0.8);
+    expect(memory.models['claude-test'].indentation.extra).toBeLessThanOrEqual(1.05);
+    // A machine like this one that never learned it: the same memory, less the indented lines' cost.
+    const control = join(dir, 'state-dear-indents-control');
+    cpSync(join(dir, 'state-dear-indents'), control, { recursive: true });
+    delete memory.models['claude-test'].indentation;
+    writeFileSync(join(control, 'memory.v1.json'), JSON.stringify(memory));
+    // A later session on this machine reads another such file in fuller windows than on that one, and no window of
+    // either is refused.
+    const other = join(dir, 'indented-other.txt');
+    writeFileSync(other, indentedWords(11));
+    const readAll = (r: ReturnType<typeof reading>) => {
+      const got = [r({ offset: 1, limit: 14_000 })];
+      for (let next = got[0]!.readOn; next && got.length <= 40; next = got.at(-1)!.readOn) got.push(r(next));
+      return got;
+    };
+    const taught = readAll(reading('dear-indents-later', 2, { path: other, ...model, stateOf: 'dear-indents' }));
+    const fresh = readAll(reading('dear-indents-fresh', 2, { path: other, ...model, stateOf: 'dear-indents-control' }));
+    for (const got of [taught, fresh]) {
+      expect(got.filter((w) => w.refused)).toEqual([]);
+      for (let i = 1; i < got.length; i++) expect(got[i]!.first).toBe(got[i - 1]!.first + got[i - 1]!.lines);
+      expect(got.at(-1)!.first + got.at(-1)!.lines - 1).toBeGreaterThanOrEqual(14_000);
+    }
+    // From the second window on (the first is sized by the estimate alone), 4-5% more lines a window.
+    const lines = (got: typeof taught) => got.slice(1, 4).reduce((n, w) => n + w.lines, 0);
+    expect(lines(taught)).toBeGreaterThan(lines(fresh) * 1.03);
   });
 
   it('after the refusal, each window\'s count teaches the file again: where the text grows sparser, windows widen', () => {

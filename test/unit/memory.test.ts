@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { memoryFinding } from '../../src/install/diagnosis';
 import {
-  emptyMemory, lineNumberCostOf, MEMORY_MAX_AGE_MS, MEMORY_MAX_FILES, MEMORY_MAX_MODELS, MEMORY_MAX_OBSERVATIONS,
-  normalizeMemory, observationsOf, rememberedFile, withFile, withLineNumberCost, withObservation,
+  emptyMemory, indentationCostOf, lineNumberCostOf, MEMORY_MAX_AGE_MS, MEMORY_MAX_FILES, MEMORY_MAX_MODELS,
+  MEMORY_MAX_OBSERVATIONS, normalizeMemory, observationsOf, rememberedFile, withFile, withIndentationCost,
+  withLineNumberCost, withObservation,
 } from '../../src/state/memory';
 
 describe('memory across sessions', () => {
@@ -49,6 +50,29 @@ describe('memory across sessions', () => {
     expect(memoryFinding('/s/memory.v1.json', m, 1e12 + 5).text).not.toContain('line numbers');
     const hostile = { models: { a: { observations: [], lineNumbers: { cost: 0, at: 1 } }, b: { observations: [], lineNumbers: { cost: 1.5, at: 1 } }, c: { observations: [], lineNumbers: 'x' } } };
     for (const name of ['a', 'b', 'c']) expect(normalizeMemory(hostile, 4).models[name]?.lineNumbers).toBeUndefined();
+  });
+
+  it('keeps what an indented line\'s number costs a model beyond the rule, until a retry tells none or it ages out', () => {
+    let m = withIndentationCost(emptyMemory(), 'claude-x', 0, 1e12);
+    expect(m).toEqual(emptyMemory());
+    m = withIndentationCost(m, 'claude-x', 0.95, 1e12);
+    expect(indentationCostOf(m, 'claude-x', 1e12 + 5)).toBe(0.95);
+    expect(indentationCostOf(m, 'claude-y', 1e12 + 5)).toBe(0);
+    expect(indentationCostOf(m, undefined, 1e12 + 5)).toBe(0);
+    expect(indentationCostOf(m, 'claude-x', 1e12 + MEMORY_MAX_AGE_MS + 1)).toBe(0);
+    // Kept beside the model's counts and line-number cost, through a save and a load.
+    m = withLineNumberCost(withObservation(m, 'claude-x', { point: [1, 0, 0, 0], tokens: 3, at: 1e12 + 1 }), 'claude-x', 0.9, 1e12 + 1);
+    const loaded = normalizeMemory(JSON.parse(JSON.stringify(m)), 4);
+    expect(indentationCostOf(loaded, 'claude-x', 1e12 + 5)).toBe(0.95);
+    expect(lineNumberCostOf(loaded, 'claude-x', 1e12 + 5)).toBe(0.9);
+    // `doctor` names it.
+    expect(memoryFinding('/s/memory.v1.json', m, 1e12 + 5).text).toContain('line numbers dearer on indented lines: claude-x (+0.95 a line)');
+    m = withIndentationCost(m, 'claude-x', 0, 1e12 + 2);
+    expect(indentationCostOf(m, 'claude-x', 1e12 + 5)).toBe(0);
+    expect(m.models['claude-x']?.observations).toHaveLength(1);
+    expect(memoryFinding('/s/memory.v1.json', m, 1e12 + 5).text).not.toContain('indented');
+    const hostile = { models: { a: { observations: [], indentation: { extra: 0, at: 1 } }, b: { observations: [], indentation: { extra: 9, at: 1 } }, c: { observations: [], indentation: 'x' }, d: { observations: [], indentation: { extra: 1, at: 'x' } } } };
+    for (const name of ['a', 'b', 'c', 'd']) expect(normalizeMemory(hostile, 4).models[name]?.indentation).toBeUndefined();
   });
 
   it('a damaged or hostile file yields only its well-formed entries', () => {
