@@ -677,7 +677,7 @@ export const INDENTED_TO_TELL = 0.5;
  * takes 1.92). Over the retry's indented lines, that error reads as `RETRY_TEXT_ERROR × text / indented` tokens a
  * line, dearer or cheaper. */
 export const RETRY_TEXT_ERROR = 0.03;
-/** The share of what a retry told that is believed. A model's extra cost on an indented line differs with the
+/** The share of what a retry proves that is believed. A model's extra cost on an indented line differs with the
  * indentation: under the old Claude tokenizer 1.9 on lines of JSON indented by 2-8 spaces, 1.2 on TypeScript
  * indented by 4, 0.9 on records of a few short fields. With half of it, a later window is seldom read sparser than
  * its model counts it. */
@@ -686,10 +686,10 @@ const INDENTATION_BELIEF = 0.5;
 /** What the line numbers of a result cost the model beyond the rule on each of its lines that starts with a space
  * or a tab, in tokens: from the retry of a refused window, as `lineNumberCost` reads it. Under the old Claude
  * tokenizer the tab after a line number does not join the indentation after it as the newline before it did, and
- * the line costs 1-2 tokens more than the rule; every other tokenizer measured takes the rule. Half of what the
- * retry told, where that half is more than an error of `RETRY_TEXT_ERROR` in its text's count reads as; else 0 (the
- * rule holds, as far as the retry tells). Undefined when the retry cannot tell: too few of its lines indented, or
- * that error worth more than a token a line. Pure. */
+ * the line costs 1-2 tokens more than the rule; every other tokenizer measured takes the rule. Half of the least
+ * the retry proves: what it told, less what an error of `RETRY_TEXT_ERROR` in its text's count reads as; 0 where that
+ * is nothing (the rule may hold). Undefined when the retry cannot tell: too few of its lines indented, or that error
+ * worth more than a token a line. Pure. */
 export function indentationCost(
   resultTokens: number,
   textTokens: number,
@@ -699,9 +699,9 @@ export function indentationCost(
   if (lines.indented < INDENTED_TO_TELL * lines.all) return undefined;
   const error = (RETRY_TEXT_ERROR * textTokens) / lines.indented;
   if (error > 1) return undefined;
-  const believed = ((resultTokens - textTokens - numbering) / lines.indented) * INDENTATION_BELIEF;
-  if (believed <= error) return 0;
-  return Math.round(Math.min(MAX_INDENTATION_COST, believed) * 1e3) / 1e3;
+  const least = (resultTokens - textTokens - numbering) / lines.indented - error;
+  if (least <= 0) return 0;
+  return Math.round(Math.min(MAX_INDENTATION_COST, least * INDENTATION_BELIEF) * 1e3) / 1e3;
 }
 
 /** The extra cost of an indented line's number that a model's memory keeps once a retry told `told` (undefined: it
