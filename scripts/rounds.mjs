@@ -15,7 +15,8 @@
 //   --path FILE (repeatable): measure these files in place of the corpus (your own, or text the corpus lacks);
 //   --held-out: the files of scripts/rounds-held-out.json in place of the corpus (a check on text nobody tuned on);
 //   --tokenizer NAME*FACTOR: a model none of the five is, NAME's counts times FACTOR (claude-dense*1.3);
-//   --tokenizer r50k: a real tokenizer none of the five is (GPT-2, GPT-3), held out of every fit and default run;
+//   --tokenizer r50k, --tokenizer mistral: real tokenizers none of the five is (GPT-2 and GPT-3; Mistral 7B's
+//     SentencePiece, slower: about 7 minutes for the held-out set), held out of every fit and default run;
 //   --tokenizer NAME@length: an API without count_tokens (as behind many gateways): the engine counts each window
 //     by its length, round(chars / 4), / 2 for JSON (docs/ENGINE.md 3.3), and NAME counts the model's usage;
 //   --verify: check the fast window counts against whole-text counts on sampled windows, then run as usual;

@@ -32,6 +32,11 @@ export const REAL: {
     llama3: (s: any) => number;
     'claude-legacy': (s: any) => number;
 };
+/** Tokenizers that neither the estimate nor any decision of the pager was fitted or tuned on. */
+export const HELD_OUT: {
+    r50k: (s: any) => number;
+    mistral: (s: any) => number;
+};
 /** Token classes of o200k tokens, by the characters a token decodes to: a word with its leading space, a word
  * piece without one (identifiers, markup), digits, newlines, indentation, ASCII punctuation, Hangul, Han/Kana,
  * anything else (other scripts, emoji bytes). */

@@ -5,6 +5,7 @@ import { encode as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { encode as r50k } from 'gpt-tokenizer/encoding/r50k_base';
 import { countTokens as claudeLegacy } from '@anthropic-ai/tokenizer';
 import llama3 from 'llama3-tokenizer-js';
+import mistral from 'mistral-tokenizer-js';
 
 /** Characters per token on Claude 4.7 (public count_tokens figures); the level the Claude-dense tokenizer hits. */
 export const CLAUDE_47_CHARS_PER_TOKEN = {
@@ -22,9 +23,12 @@ export const REAL = {
 
 /** Tokenizers that neither the estimate nor any decision of the pager was fitted or tuned on, to try the pager on a
  * model none of the five is, with a real vocabulary: r50k_base (GPT-2 and GPT-3) has no token for a run of spaces,
- * so indented code counts far denser than under any of the five. Never in the default run. */
+ * so indented code counts far denser than under any of the five; Mistral 7B's SentencePiece vocabulary splits every
+ * number by the digit and takes a tab as a byte of its own, so a line number costs a token a digit and one for the
+ * tab, and scripts it has no pieces for (Tamil, Georgian) a token a byte. Never in the default run. */
 export const HELD_OUT = {
   r50k: (s) => r50k(s, PLAIN).length,
+  mistral: (s) => mistral.encode(s, false, false).length,
 };
 
 /** Token classes of o200k tokens, by the characters a token decodes to: a word with its leading space, a word
