@@ -598,6 +598,20 @@ export function lineNumberTokens(first: number, lines: number): number {
   }
   return tokens;
 }
+/** Tokens the line numbers of a Read's result add where a model takes each digit and the tab after a number as a
+ * token of its own (Mistral's and Llama 2's SentencePiece vocabularies, and others that split numbers by the digit):
+ * the most any tokenizer measured takes, where `lineNumberTokens` is the least. */
+export function lineNumberDigits(first: number, lines: number): number {
+  let digits = 0;
+  const last = first + lines - 1;
+  for (let width = 1, low = 1; low <= last; width++, low *= 10) {
+    const from = Math.max(first, low);
+    const to = Math.min(last, low * 10 - 1);
+    if (to >= from) digits += (to - from + 1) * width;
+  }
+  return digits + lines;
+}
+
 /** Beyond these, the tokens the usage says a result added cannot be that result's (something else shrank or grew
  * the conversation): nothing is learned. */
 const USAGE_RATIO_BOUNDS = [0.3, 3] as const;
@@ -614,20 +628,39 @@ export function usageRatio(
   deadline: number,
   numbersCost = 1,
   indentExtra = 0,
+  digitSplit = 0,
 ):
-  | { ratio: number; shares: number[]; sample: boolean; point: number; numbering: number; indented: number }
+  | {
+      ratio: number;
+      shares: number[];
+      sample: boolean;
+      point: number;
+      numbering: number;
+      split: number;
+      indented: number;
+    }
   | undefined {
   const m = measureWindow(path, window.first, window.lines, deadline);
   if (m.scan.timedOut || m.pointTokens <= 0) return undefined;
   const numbering = lineNumberTokens(window.first, window.lines) + m.tabApartLines;
-  const ratio = ratioOfUsage(resultTokens, m.pointTokens, numbering, numbersCost, indentExtra * m.indentedLines);
+  const split = Math.max(numbering, lineNumberDigits(window.first, window.lines));
+  const numbers = numbering * numbersCost + digitSplit * (split - numbering);
+  const ratio = ratioOfUsage(resultTokens, m.pointTokens, numbers, 1, indentExtra * m.indentedLines);
   if (ratio === undefined) return undefined;
   const halves = () => {
     const head = measureWindow(path, window.first, Math.floor(window.lines / 2), deadline);
     return head.scan.timedOut ? Infinity : headToRestDistance(head.groups, m.groups);
   };
   const sample = isSampleOfItsText(window.lines, halves);
-  return { ratio, shares: roundedShares(m.groups), sample, point: m.pointTokens, numbering, indented: m.indentedLines };
+  return {
+    ratio,
+    shares: roundedShares(m.groups),
+    sample,
+    point: m.pointTokens,
+    numbering,
+    split,
+    indented: m.indentedLines,
+  };
 }
 
 /** Engine tokens per estimated token of a window's text, from what its result added, less its line numbers
@@ -668,6 +701,34 @@ export function lineNumberCost(resultTokens: number, textTokens: number, numberi
   const cost = (resultTokens - textTokens) / numbering;
   if (cost >= CHEAPER_LINE_NUMBERS) return 1;
   return cost >= LEAST_LINE_NUMBER_COST ? Math.round(cost * 1e3) / 1e3 : undefined;
+}
+
+/** The least share of the way from the rule toward a token a digit (`lineNumberDigits`) that a retry must prove
+ * for a model's line numbers to be taken to cost more than the rule on every line: under it, an unindented retry's
+ * text may simply count a little denser than the refused window's, or a few of its lines be indented. */
+export const DIGITS_TO_TELL = 0.4;
+
+/** How far the line numbers of a result cost the model beyond the rule toward a token for each digit and one for
+ * the tab (0 the rule, 1 every digit apart): from the retry of a refused window, as `lineNumberCost` reads it. A
+ * tokenizer that splits numbers by the digit (Mistral's: 6 tokens for `12345\t`, where the rule takes 3) makes the
+ * usage of a window of short lines read up to 40% denser than its text (Babel's parser: 4 tokens a line over the
+ * rule, on 10), and every window sized from it that much short. The least the retry proves, less what an error of
+ * `RETRY_TEXT_ERROR` in its text's count reads as; 0 where that is under `DIGITS_TO_TELL`. Undefined where the retry
+ * cannot tell: half its lines or more are indented (an indented line may cost more instead, `indentationCost`), or
+ * that error is worth all that the digits can cost beyond the rule. Pure. */
+export function digitSplitCost(
+  resultTokens: number,
+  textTokens: number,
+  numbers: { numbering: number; split: number },
+  lines: { indented: number; all: number },
+): number | undefined {
+  if (lines.indented >= INDENTED_TO_TELL * lines.all) return undefined;
+  const room = numbers.split - numbers.numbering;
+  const error = RETRY_TEXT_ERROR * textTokens;
+  if (error >= room) return undefined;
+  const least = (resultTokens - textTokens - error - numbers.numbering) / room;
+  if (least < DIGITS_TO_TELL) return 0;
+  return Math.round(Math.min(1, least) * 1e3) / 1e3;
 }
 
 /** The least share of a retry's lines that must be indented for it to tell what an indented line's number costs. */

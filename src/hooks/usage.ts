@@ -4,7 +4,15 @@
 import { countedByLength } from '../estimate/cap.js';
 import { shareDistance } from '../estimate/groups.js';
 import { CALM_STEPS, CHANGED_TEXT_DISTANCE, SAME_TEXT_DISTANCE, STEADY_STEPS } from '../estimate/weights.js';
-import { indentationCostOf, lineNumberCostOf, withFile, withIndentationCost, withLineNumberCost } from '../state/memory.js';
+import {
+  digitSplitCostOf,
+  indentationCostOf,
+  lineNumberCostOf,
+  withDigitSplitCost,
+  withFile,
+  withIndentationCost,
+  withLineNumberCost,
+} from '../state/memory.js';
 import {
   learnedFor,
   learnsFromUsage,
@@ -20,7 +28,16 @@ import {
   type SessionState,
 } from '../state/session.js';
 import type { HookContext } from './context.js';
-import { indentationCost, indentationKept, lineNumberCost, measureWindow, ratioOfUsage, remember, usageRatio } from './measure.js';
+import {
+  digitSplitCost,
+  indentationCost,
+  indentationKept,
+  lineNumberCost,
+  measureWindow,
+  ratioOfUsage,
+  remember,
+  usageRatio,
+} from './measure.js';
 import { bannerCount, modelCall, resultTokens, transcriptSize } from './transcript.js';
 
 /** What the learning steps read of a hook's event. */
@@ -145,8 +162,8 @@ function learnFromUsage(
 }
 
 /** `usageRatio`, with the line numbers at what they cost the model. The window after a refused one, from its line,
- * within it and of text alike, tells that cost (`lineNumberCost`, `indentationCost`), and the model's memory keeps it
- * for its later windows and files where it differs from the rule. */
+ * within it and of text alike, tells that cost (`lineNumberCost`, `digitSplitCost`, `indentationCost`), and the
+ * model's memory keeps it for its later windows and files where it differs from the rule. */
 function usageWithLineNumbers(
   path: string,
   seen: { first: number; lines: number },
@@ -157,8 +174,9 @@ function usageWithLineNumbers(
 ): ReturnType<typeof usageRatio> {
   const memory = ctx.store.readMemory();
   const known = lineNumberCostOf(memory, model, ctx.now);
+  const knownDigits = digitSplitCostOf(memory, model, ctx.now);
   const knownIndent = indentationCostOf(memory, model, ctx.now);
-  const usage = usageRatio(path, seen, resultTokens, ctx.deadline, known, knownIndent);
+  const usage = usageRatio(path, seen, resultTokens, ctx.deadline, known, knownIndent, knownDigits);
   const refused = before?.countedWindow;
   if (!usage || !refused || seen.first !== refused.first || seen.lines > refused.lines) return usage;
   // The retry's text must be like the refused window's, for the refusal's count to tell the retry's.
@@ -166,17 +184,21 @@ function usageWithLineNumbers(
   const textTokens = before.ratio * usage.point;
   const told = lineNumberCost(resultTokens, textTokens, usage.numbering);
   const cost = told ?? known;
-  // Where the rule holds or costs more, an indented line may cost more still.
+  // Where the rule holds or costs more, the numbers may cost more on every line (by the digit), or on an indented one.
   const lines = { indented: usage.indented, all: seen.lines };
-  const dearer = cost < 1 ? 0 : indentationCost(resultTokens, textTokens, usage.numbering, lines);
-  const indent = indentationKept(knownIndent, dearer);
-  if (cost === known && indent === knownIndent) return usage;
+  const digits = cost < 1 ? 0 : (digitSplitCost(resultTokens, textTokens, usage, lines) ?? knownDigits);
+  const numbers = usage.numbering * cost + digits * (usage.split - usage.numbering);
+  const dearer = cost < 1 ? 0 : indentationCost(resultTokens, textTokens, numbers, lines);
+  // An indented line's cost told before the digits' was read against the rule: it held theirs.
+  const indent = indentationKept(digits > 0 && knownDigits === 0 ? 0 : knownIndent, dearer);
+  if (cost === known && digits === knownDigits && indent === knownIndent) return usage;
   if (model !== undefined) {
-    ctx.store.updateMemory((m) =>
-      withIndentationCost(withLineNumberCost(m, model, cost, ctx.now), model, indent, ctx.now),
-    );
+    ctx.store.updateMemory((m) => {
+      const numbered = withDigitSplitCost(withLineNumberCost(m, model, cost, ctx.now), model, digits, ctx.now);
+      return withIndentationCost(numbered, model, indent, ctx.now);
+    });
   }
-  const ratio = ratioOfUsage(resultTokens, usage.point, usage.numbering, cost, indent * usage.indented);
+  const ratio = ratioOfUsage(resultTokens, usage.point, numbers, 1, indent * usage.indented);
   return ratio === undefined ? undefined : { ...usage, ratio };
 }
 

@@ -2,7 +2,14 @@
 import { isAbsolute } from 'node:path';
 import { GATES, GATES_ENV, GATES_ON_OTHER_TOOLS } from '../gates/names.js';
 import { isPagerCommand, readHandlers, type HookEvent, type Json, PAGER_EVENTS } from '../settings/hooks.js';
-import { countsByLengthOf, indentationCostOf, lineNumberCostOf, observationsOf, type Memory } from '../state/memory.js';
+import {
+  countsByLengthOf,
+  digitSplitCostOf,
+  indentationCostOf,
+  lineNumberCostOf,
+  observationsOf,
+  type Memory,
+} from '../state/memory.js';
 
 /** The Node versions the package supports; a unit test keeps it equal to package.json `engines.node`. */
 export const SUPPORTED_NODE = '>=20.0.0';
@@ -187,8 +194,8 @@ export function rivalFindings(rivals: readonly Wiring[]): Finding[] {
 
 /** What the pager remembers across sessions under one state directory (state/memory.ts): how much, each model
  * whose engine counted by length (an API without count_tokens), which sizes that model's windows by length from a
- * new session's first Read, each model whose line numbers cost less than the rule the usage is read by, and each
- * whose line numbers cost more on an indented line. Never a failure. */
+ * new session's first Read, each model whose line numbers cost less than the rule the usage is read by, each whose
+ * line numbers cost more by the digit, and each whose line numbers cost more on an indented line. Never a failure. */
 export function memoryFinding(file: string, memory: Memory | undefined, now: number): Finding {
   if (!memory) return { level: 'ok', topic: 'memory', text: `${file}: nothing remembered yet` };
   const models = Object.keys(memory.models);
@@ -196,6 +203,9 @@ export function memoryFinding(file: string, memory: Memory | undefined, now: num
   const cheapNumbers = models
     .filter((m) => lineNumberCostOf(memory, m, now) < 1)
     .map((m) => `${m} (${lineNumberCostOf(memory, m, now)} of it)`);
+  const splitNumbers = models
+    .filter((m) => digitSplitCostOf(memory, m, now) > 0)
+    .map((m) => `${m} (${digitSplitCostOf(memory, m, now)} of the way)`);
   const dearIndents = models
     .filter((m) => indentationCostOf(memory, m, now) > 0)
     .map((m) => `${m} (+${indentationCostOf(memory, m, now)} a line)`);
@@ -206,6 +216,7 @@ export function memoryFinding(file: string, memory: Memory | undefined, now: num
     `${some(counts, 'count')} of ${some(models.length, 'model')}`,
     ...(byLength.length ? [`counted by length (an API without count_tokens): ${byLength.join(', ')}`] : []),
     ...(cheapNumbers.length ? [`line numbers cheaper than the rule: ${cheapNumbers.join(', ')}`] : []),
+    ...(splitNumbers.length ? [`line numbers dearer, toward a token a digit: ${splitNumbers.join(', ')}`] : []),
     ...(dearIndents.length ? [`line numbers dearer on indented lines: ${dearIndents.join(', ')}`] : []),
   ];
   return { level: 'ok', topic: 'memory', text: `${file}: ${parts.join('; ')} (delete the file to forget)` };

@@ -23,6 +23,9 @@ export interface ModelMemory {
   /** What the line numbers of a Read's result cost this model beyond that rule on each line that starts with a
    * space or a tab (hooks/measure.ts, `indentationCost`): tokens a line, and when a retry last told it. */
   indentation?: { extra: number; at: number };
+  /** How far this model's line numbers cost beyond the rule toward a token for each digit and one for the tab
+   * (hooks/measure.ts, `digitSplitCost`): 0 the rule, 1 every digit apart; and when a retry last told it. */
+  digits?: { split: number; at: number };
 }
 
 export interface Memory {
@@ -107,6 +110,23 @@ export function withIndentationCost(memory: Memory, model: string, extra: number
   return withModelMemory(memory, model, extra > 0 ? { ...rest, indentation: { extra, at } } : rest);
 }
 
+/** How far the model's line numbers cost toward a token a digit as a retry told it (`split` 0: the rule, and
+ * nothing is kept). */
+export function withDigitSplitCost(memory: Memory, model: string, split: number, at: number): Memory {
+  if (!isModelName(model)) return memory;
+  const was = ownValue(memory.models, model);
+  if (split <= 0 && was?.digits === undefined) return memory;
+  const { digits: _was, ...rest } = was ?? { observations: [] };
+  return withModelMemory(memory, model, split > 0 ? { ...rest, digits: { split, at } } : rest);
+}
+
+/** How far the model's line numbers cost toward a token a digit, as last told within the age limit at `now`; 0 when
+ * none was. */
+export function digitSplitCostOf(memory: Memory, model: string | undefined, now: number): number {
+  const told = model === undefined ? undefined : ownValue(memory.models, model)?.digits;
+  return told && told.at >= now - MEMORY_MAX_AGE_MS ? told.split : 0;
+}
+
 /** The tokens the model's line numbers cost beyond the rule on an indented line, as last told within the age limit
  * at `now`; 0 when none was. */
 export function indentationCostOf(memory: Memory, model: string | undefined, now: number): number {
@@ -164,11 +184,17 @@ export function normalizeMemory(raw: unknown, groups: number): Memory {
         (indent.extra as number) <= MAX_INDENTATION_COST
           ? { extra: indent.extra as number, at: indent.at as number }
           : undefined;
+      const split = m.digits;
+      const digits =
+        isRecord(split) && allFinite(split, ['split', 'at']) && (split.split as number) > 0 && (split.split as number) <= 1
+          ? { split: split.split as number, at: split.at as number }
+          : undefined;
       setOwn(memory.models, name, {
         observations,
         ...(isFiniteNumber(m.countsByLength) ? { countsByLength: m.countsByLength } : {}),
         ...(lineNumbers ? { lineNumbers } : {}),
         ...(indentation ? { indentation } : {}),
+        ...(digits ? { digits } : {}),
       });
     }
   }
@@ -190,6 +216,6 @@ function newest<T extends { at: number }>(
 }
 
 function newestAt(m: ModelMemory): number {
-  const told = Math.max(m.countsByLength ?? 0, m.lineNumbers?.at ?? 0, m.indentation?.at ?? 0);
+  const told = Math.max(m.countsByLength ?? 0, m.lineNumbers?.at ?? 0, m.indentation?.at ?? 0, m.digits?.at ?? 0);
   return m.observations.reduce((a, o) => Math.max(a, o.at), told);
 }

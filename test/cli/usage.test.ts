@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineRead, failureEvent, postEvent, preEvent, runHook } from '../helpers/hook';
 import { SAME_TEXT_SAFETY } from '../../src/estimate/weights';
 import { tabStaysApart } from '../../src/estimate/fit';
-import { LONG_LINE_REACH, lineNumberTokens, measureWindow } from '../../src/hooks/measure';
+import { LONG_LINE_REACH, lineNumberDigits, lineNumberTokens, measureWindow } from '../../src/hooks/measure';
 import { prose } from '../helpers/text';
 
 let dir: string;
@@ -41,9 +41,11 @@ function reading(
     lateMs = 0,
     numbersCost = 1,
     indentCost = 0,
+    digitsApart = false,
     stateOf = name,
   }: {
-    path?: string; refuses?: boolean; lateMs?: number; numbersCost?: number; indentCost?: number; stateOf?: string;
+    path?: string; refuses?: boolean; lateMs?: number; numbersCost?: number; indentCost?: number;
+    digitsApart?: boolean; stateOf?: string;
   } = {},
 ) {
   const session = `sess-${name}`;
@@ -86,14 +88,16 @@ function reading(
     // digits of a line's number, and one for the tab after it before a digit or punctuation (a word joins it). A
     // model may count them cheaper (`numbersCost`).
     // `indentCost`: what it takes beyond that on a line that starts with a space or a tab (the old Claude
-    // tokenizer takes 1-2 tokens more there).
+    // tokenizer takes 1-2 tokens more there). `digitsApart`: a token for each digit and one for the tab (Mistral's).
     const shown = response.file.content.split('\n');
     const tabs = shown.filter((l) => l.length > 0 && tabStaysApart(l.charCodeAt(0))).length;
     const indented = shown.filter((l) => l.startsWith(' ') || l.startsWith('\t')).length;
     const used = refused
       ? result.length / (density as number)
       : (response.file.content.length + joined.length) / (density as number)
-        + (lineNumberTokens(response.file.startLine, response.file.numLines) + tabs) * numbersCost
+        + (digitsApart
+          ? lineNumberDigits(response.file.startLine, response.file.numLines)
+          : (lineNumberTokens(response.file.startLine, response.file.numLines) + tabs) * numbersCost)
         + indented * indentCost;
     if (typeof density === 'number') input += WRITTEN + Math.ceil(used);
     const named = [...note.matchAll(/offset=(\d+) limit=(\d+)/g)].map((m) => ({
@@ -369,6 +373,46 @@ describe('a Read of the model\'s refused: the advice starts a reading that the n
     // From the second window on (the first is sized by the estimate alone), 4-5% more lines a window.
     const lines = (got: typeof taught) => got.slice(1, 4).reduce((n, w) => n + w.lines, 0);
     expect(lines(taught)).toBeGreaterThan(lines(fresh) * 1.03);
+  });
+
+  it('a model whose line numbers cost a token a digit: told by a retry, remembered, later windows hold more', () => {
+    // Mistral's tokenizer splits a number by the digit and keeps the tab apart: 5 tokens for `1234\t` where the rule
+    // takes 2, which a usage read by the rule counts as text, so every window after it is sized short. The retry of
+    // an unindented window tells it (an indented one may tell an indented line's cost instead).
+    const records = (seed: number) => prose(14_000, seed).replace(/^\d+: ((?:\S+ ){4}\S+).*$/gm, '$1');
+    const model = { refuses: true, digitsApart: true };
+    const first = join(dir, 'records-first.txt');
+    writeFileSync(first, records(7));
+    const readAll = (r: ReturnType<typeof reading>) => {
+      const got = [r({ offset: 1, limit: 14_000 })];
+      for (let next = got[0]!.readOn; next && got.length <= 40; next = got.at(-1)!.readOn) got.push(r(next));
+      return got;
+    };
+    const windows = readAll(reading('split-digits', 2, { path: first, ...model }));
+    expect(windows.filter((w) => w.refused)).toHaveLength(1);
+    const memory = JSON.parse(readFileSync(join(dir, 'state-split-digits', 'memory.v1.json'), 'utf8'));
+    expect(memory.models['claude-test'].digits.split).toBeGreaterThan(0.7);
+    expect(memory.models['claude-test'].digits.split).toBeLessThanOrEqual(1);
+    expect(memory.models['claude-test'].indentation).toBeUndefined();
+    // A machine like this one that never learned it: the same memory, less the digits' cost.
+    const control = join(dir, 'state-split-digits-control');
+    cpSync(join(dir, 'state-split-digits'), control, { recursive: true });
+    delete memory.models['claude-test'].digits;
+    writeFileSync(join(control, 'memory.v1.json'), JSON.stringify(memory));
+    // A later session on this machine reads another such file in fuller windows than on that one, and no window of
+    // either is refused.
+    const other = join(dir, 'records-other.txt');
+    writeFileSync(other, records(11));
+    const taught = readAll(reading('split-digits-later', 2, { path: other, ...model, stateOf: 'split-digits' }));
+    const fresh = readAll(reading('split-digits-fresh', 2, { path: other, ...model, stateOf: 'split-digits-control' }));
+    for (const got of [taught, fresh]) {
+      expect(got.filter((w) => w.refused)).toEqual([]);
+      for (let i = 1; i < got.length; i++) expect(got[i]!.first).toBe(got[i - 1]!.first + got[i - 1]!.lines);
+      expect(got.at(-1)!.first + got.at(-1)!.lines - 1).toBeGreaterThanOrEqual(14_000);
+    }
+    // From the second window on (the first is sized by the estimate alone), about a quarter more lines a window.
+    const lines = (got: typeof taught) => got.slice(1, 4).reduce((n, w) => n + w.lines, 0);
+    expect(lines(taught)).toBeGreaterThan(lines(fresh) * 1.15);
   });
 
   it('after the refusal, each window\'s count teaches the file again: where the text grows sparser, windows widen', () => {

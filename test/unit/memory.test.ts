@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { memoryFinding } from '../../src/install/diagnosis';
 import {
-  emptyMemory, indentationCostOf, lineNumberCostOf, MEMORY_MAX_AGE_MS, MEMORY_MAX_FILES, MEMORY_MAX_MODELS,
+  digitSplitCostOf, emptyMemory, indentationCostOf, lineNumberCostOf, MEMORY_MAX_AGE_MS, MEMORY_MAX_FILES,
+  MEMORY_MAX_MODELS,
   MEMORY_MAX_OBSERVATIONS, normalizeMemory, observationsOf, rememberedFile, withFile, withIndentationCost,
-  withLineNumberCost, withObservation,
+  withDigitSplitCost, withLineNumberCost, withObservation,
 } from '../../src/state/memory';
 
 describe('memory across sessions', () => {
@@ -50,6 +51,28 @@ describe('memory across sessions', () => {
     expect(memoryFinding('/s/memory.v1.json', m, 1e12 + 5).text).not.toContain('line numbers');
     const hostile = { models: { a: { observations: [], lineNumbers: { cost: 0, at: 1 } }, b: { observations: [], lineNumbers: { cost: 1.5, at: 1 } }, c: { observations: [], lineNumbers: 'x' } } };
     for (const name of ['a', 'b', 'c']) expect(normalizeMemory(hostile, 4).models[name]?.lineNumbers).toBeUndefined();
+  });
+
+  it('keeps how far a model\'s line numbers cost toward a token a digit, until a retry tells none or it ages out', () => {
+    let m = withDigitSplitCost(emptyMemory(), 'mistral-x', 0, 1e12);
+    expect(m).toEqual(emptyMemory());
+    m = withDigitSplitCost(m, 'mistral-x', 0.85, 1e12);
+    expect(digitSplitCostOf(m, 'mistral-x', 1e12 + 5)).toBe(0.85);
+    expect(digitSplitCostOf(m, 'claude-y', 1e12 + 5)).toBe(0);
+    expect(digitSplitCostOf(m, undefined, 1e12 + 5)).toBe(0);
+    expect(digitSplitCostOf(m, 'mistral-x', 1e12 + MEMORY_MAX_AGE_MS + 1)).toBe(0);
+    // Kept beside the model's counts and its indented lines' cost, through a save and a load.
+    m = withIndentationCost(withObservation(m, 'mistral-x', { point: [1, 0, 0, 0], tokens: 3, at: 1e12 + 1 }), 'mistral-x', 0.5, 1e12 + 1);
+    const loaded = normalizeMemory(JSON.parse(JSON.stringify(m)), 4);
+    expect(digitSplitCostOf(loaded, 'mistral-x', 1e12 + 5)).toBe(0.85);
+    expect(indentationCostOf(loaded, 'mistral-x', 1e12 + 5)).toBe(0.5);
+    expect(memoryFinding('/s/memory.v1.json', m, 1e12 + 5).text).toContain('line numbers dearer, toward a token a digit: mistral-x (0.85 of the way)');
+    m = withDigitSplitCost(m, 'mistral-x', 0, 1e12 + 2);
+    expect(digitSplitCostOf(m, 'mistral-x', 1e12 + 5)).toBe(0);
+    expect(m.models['mistral-x']?.observations).toHaveLength(1);
+    expect(memoryFinding('/s/memory.v1.json', m, 1e12 + 5).text).not.toContain('digit');
+    const hostile = { models: { a: { observations: [], digits: { split: 0, at: 1 } }, b: { observations: [], digits: { split: 1.5, at: 1 } }, c: { observations: [], digits: 'x' }, d: { observations: [], digits: { split: 0.5, at: null } } } };
+    for (const name of ['a', 'b', 'c', 'd']) expect(normalizeMemory(hostile, 4).models[name]?.digits).toBeUndefined();
   });
 
   it('keeps what an indented line\'s number costs a model beyond the rule, until a retry tells none or it ages out', () => {

@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { headToRestDistance } from '../../src/estimate/groups';
 import {
-  CHEAPER_LINE_NUMBERS, INDENTED_TO_TELL, NUMBERS_SHARE_TO_TELL, RETRY_TEXT_ERROR, SAMPLE_MIN_LINES,
-  indentationCost, indentationKept, isSampleOfItsText, lineNumberCost, lineNumberTokens, measureWindow, ratioOfUsage,
-  usageRatio,
+  CHEAPER_LINE_NUMBERS, DIGITS_TO_TELL, INDENTED_TO_TELL, NUMBERS_SHARE_TO_TELL, RETRY_TEXT_ERROR, SAMPLE_MIN_LINES,
+  digitSplitCost, indentationCost, indentationKept, isSampleOfItsText, lineNumberCost, lineNumberDigits,
+  lineNumberTokens, measureWindow, ratioOfUsage, usageRatio,
 } from '../../src/hooks/measure';
 import { MAX_INDENTATION_COST } from '../../src/state/memory';
 import { awaitCallRecord } from '../../src/hooks/usage';
-import { REAL, claudeDense } from '../../scripts/lib/tokenizers.mjs';
+import { HELD_OUT, REAL, claudeDense } from '../../scripts/lib/tokenizers.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'rcp-usage-unit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,6 +24,23 @@ describe('lineNumberTokens: the least the line numbers of a result count', () =>
     expect(lineNumberTokens(998, 4)).toBe(1 + 1 + 2 + 2);
     expect(lineNumberTokens(999_999, 2)).toBe(2 + 3);
     expect(lineNumberTokens(1, 2000)).toBe(999 + 2 * 1001);
+  });
+});
+
+describe('lineNumberDigits: the most the line numbers of a result count', () => {
+  it('one token per digit of each number, and one for the tab after it', () => {
+    expect(lineNumberDigits(1, 9)).toBe(9 + 9);
+    expect(lineNumberDigits(998, 4)).toBe(3 + 3 + 4 + 4 + 4);
+    expect(lineNumberDigits(1, 2000)).toBe(9 + 90 * 2 + 900 * 3 + 1001 * 4 + 2000);
+  });
+
+  it('against the numbered text under a tokenizer that splits numbers by the digit (Mistral\'s)', () => {
+    const count = HELD_OUT.mistral;
+    const text = Array.from({ length: 300 }, (_, i) => `row${i},alpha,beta`);
+    for (const first of [1, 9_901, 12_001]) {
+      const numbered = text.map((l, i) => `${first + i}\t${l}`).join('\n');
+      expect(count(numbered) - count(text.join('\n'))).toBe(lineNumberDigits(first, 300));
+    }
   });
 });
 
@@ -68,6 +85,46 @@ describe('what a model\'s line numbers cost, told by the retry of a refused wind
     expect(lineNumberCost(20_000 + 900, 20_000, NUMBERS_SHARE_TO_TELL * 20_000)).toBe(0.75);
     expect(lineNumberCost(20_000 - 500, 20_000, 4000)).toBeUndefined();
     expect(lineNumberCost(20_000 + 400, 20_000, 4000)).toBeUndefined();
+  });
+});
+
+describe('how far a model\'s line numbers cost toward a token a digit, told by the retry of a refused window', () => {
+  // 1000 unindented lines of 5-digit numbers: the rule takes 2 tokens a number and 1 for a tab kept apart, a model
+  // that splits numbers by the digit 5 and 1.
+  const numbers = { numbering: 3000, split: 6000 };
+  const flat = { indented: 0, all: 1000 };
+  it('the least the retry proves, where its numbers cost most of the way to a token a digit', () => {
+    // An error of 3% in the retry's text count reads as 3% of 20,000 over the 3000 tokens between the two: 0.2.
+    expect(digitSplitCost(20_000 + 6000, 20_000, numbers, flat)).toBeCloseTo(0.8, 3);
+    expect(digitSplitCost(20_000 + 9000, 20_000, numbers, flat)).toBe(1);
+  });
+
+  it('none where the rule holds, or a little more than it (text a little denser than the refused window\'s)', () => {
+    expect(digitSplitCost(20_000 + 3000, 20_000, numbers, flat)).toBe(0);
+    expect(digitSplitCost(20_000 + 3000 + 3000 * (DIGITS_TO_TELL + 0.19), 20_000, numbers, flat)).toBe(0);
+    expect(digitSplitCost(20_000 + 3000 + 3000 * (DIGITS_TO_TELL + 0.21), 20_000, numbers, flat)).toBeGreaterThan(0);
+  });
+
+  it('nothing from an indented retry (an indented line may cost more instead), or too few digits to tell', () => {
+    const indented = { indented: INDENTED_TO_TELL * 1000, all: 1000 };
+    expect(digitSplitCost(20_000 + 6000, 20_000, numbers, indented)).toBeUndefined();
+    // Long lines: an error of 3% in the text's count would be worth all the digits can cost beyond the rule.
+    const few = { numbering: 3000, split: 3000 + RETRY_TEXT_ERROR * 20_000 };
+    expect(digitSplitCost(20_000 + 6000, 20_000, few, flat)).toBeUndefined();
+    const enough = { numbering: 3000, split: 3000 + 2 * RETRY_TEXT_ERROR * 20_000 };
+    expect(digitSplitCost(20_000 + 3000 + 1200, 20_000, enough, flat)).toBeCloseTo(0.5, 3);
+  });
+
+  it('read with it, the usage of a window tells the text\'s own density', () => {
+    const path = join(dir, 'rows.csv');
+    writeFileSync(path, Array.from({ length: 400 }, (_, i) => `${i},alpha,${i * 7},beta`).join('\n'));
+    const m = measureWindow(path, 1, 400, Date.now() + 5000);
+    const added = m.pointTokens * 0.9 + lineNumberDigits(1, 400);
+    const plain = usageRatio(path, { first: 1, lines: 400 }, added, Date.now() + 5000);
+    const known = usageRatio(path, { first: 1, lines: 400 }, added, Date.now() + 5000, 1, 0, 1);
+    expect(known?.ratio).toBeCloseTo(0.9, 6);
+    expect(known?.split).toBe(lineNumberDigits(1, 400));
+    expect(plain!.ratio).toBeGreaterThan(0.9 * 1.15);
   });
 });
 
