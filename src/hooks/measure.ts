@@ -598,6 +598,7 @@ export function lineNumberTokens(first: number, lines: number): number {
   }
   return tokens;
 }
+
 /** Tokens the line numbers of a Read's result add where a model takes each digit and the tab after a number as a
  * token of its own (Mistral's and Llama 2's SentencePiece vocabularies, and others that split numbers by the digit):
  * the most any tokenizer measured takes, where `lineNumberTokens` is the least. */
