@@ -589,28 +589,26 @@ function shortStretchAfter(
  * measured splits a number so, or finer). The tab after a number is one more where it stays apart (`tabStaysApart`,
  * counted by the fit). The rest of what the model's next request added is the window's own text, or more. */
 export function lineNumberTokens(first: number, lines: number): number {
-  let tokens = 0;
-  const last = first + lines - 1;
-  for (let digits = 1, low = 1; low <= last; digits++, low *= 10) {
-    const from = Math.max(first, low);
-    const to = Math.min(last, low * 10 - 1);
-    if (to >= from) tokens += (to - from + 1) * Math.ceil(digits / 3);
-  }
-  return tokens;
+  return sumOverNumbers(first, lines, (digits) => Math.ceil(digits / 3));
 }
 
 /** Tokens the line numbers of a Read's result add where a model takes each digit and the tab after a number as a
  * token of its own (Mistral's and Llama 2's SentencePiece vocabularies, and others that split numbers by the digit):
  * the most any tokenizer measured takes, where `lineNumberTokens` is the least. */
 export function lineNumberDigits(first: number, lines: number): number {
-  let digits = 0;
+  return sumOverNumbers(first, lines, (digits) => digits + 1);
+}
+
+/** The sum of `tokens(digits)` over the numbers of `lines` lines from `first`, by their count of digits. */
+function sumOverNumbers(first: number, lines: number, tokens: (digits: number) => number): number {
+  let sum = 0;
   const last = first + lines - 1;
-  for (let width = 1, low = 1; low <= last; width++, low *= 10) {
+  for (let digits = 1, low = 1; low <= last; digits++, low *= 10) {
     const from = Math.max(first, low);
     const to = Math.min(last, low * 10 - 1);
-    if (to >= from) digits += (to - from + 1) * width;
+    if (to >= from) sum += (to - from + 1) * tokens(digits);
   }
-  return digits + lines;
+  return sum;
 }
 
 /** Beyond these, the tokens the usage says a result added cannot be that result's (something else shrank or grew

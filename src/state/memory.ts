@@ -86,52 +86,63 @@ export function countsByLengthOf(memory: Memory, model: string | undefined, now:
 
 /** The cost of the model's line numbers as a retry told it (`cost` 1: as the rule says, and nothing is kept). */
 export function withLineNumberCost(memory: Memory, model: string, cost: number, at: number): Memory {
-  if (!isModelName(model)) return memory;
-  const was = ownValue(memory.models, model);
-  if (cost >= 1 && was?.lineNumbers === undefined) return memory;
-  const { lineNumbers: _was, ...rest } = was ?? { observations: [] };
-  return withModelMemory(memory, model, cost < 1 ? { ...rest, lineNumbers: { cost, at } } : rest);
+  return withTold(memory, model, 'lineNumbers', cost < 1 ? { cost, at } : undefined);
 }
 
 /** The share of the rule that the model's line numbers cost, as last told within the age limit at `now`; 1 when
  * none was, or the rule held. */
 export function lineNumberCostOf(memory: Memory, model: string | undefined, now: number): number {
-  const told = model === undefined ? undefined : ownValue(memory.models, model)?.lineNumbers;
-  return told && told.at >= now - MEMORY_MAX_AGE_MS ? told.cost : 1;
+  return toldOf(memory, model, 'lineNumbers', now)?.cost ?? 1;
 }
 
 /** The extra cost of the model's line numbers on an indented line as a retry told it (`extra` 0: none, and nothing
  * is kept). */
 export function withIndentationCost(memory: Memory, model: string, extra: number, at: number): Memory {
-  if (!isModelName(model)) return memory;
-  const was = ownValue(memory.models, model);
-  if (extra <= 0 && was?.indentation === undefined) return memory;
-  const { indentation: _was, ...rest } = was ?? { observations: [] };
-  return withModelMemory(memory, model, extra > 0 ? { ...rest, indentation: { extra, at } } : rest);
-}
-
-/** How far the model's line numbers cost toward a token a digit as a retry told it (`split` 0: the rule, and
- * nothing is kept). */
-export function withDigitSplitCost(memory: Memory, model: string, split: number, at: number): Memory {
-  if (!isModelName(model)) return memory;
-  const was = ownValue(memory.models, model);
-  if (split <= 0 && was?.digits === undefined) return memory;
-  const { digits: _was, ...rest } = was ?? { observations: [] };
-  return withModelMemory(memory, model, split > 0 ? { ...rest, digits: { split, at } } : rest);
-}
-
-/** How far the model's line numbers cost toward a token a digit, as last told within the age limit at `now`; 0 when
- * none was. */
-export function digitSplitCostOf(memory: Memory, model: string | undefined, now: number): number {
-  const told = model === undefined ? undefined : ownValue(memory.models, model)?.digits;
-  return told && told.at >= now - MEMORY_MAX_AGE_MS ? told.split : 0;
+  return withTold(memory, model, 'indentation', extra > 0 ? { extra, at } : undefined);
 }
 
 /** The tokens the model's line numbers cost beyond the rule on an indented line, as last told within the age limit
  * at `now`; 0 when none was. */
 export function indentationCostOf(memory: Memory, model: string | undefined, now: number): number {
-  const told = model === undefined ? undefined : ownValue(memory.models, model)?.indentation;
-  return told && told.at >= now - MEMORY_MAX_AGE_MS ? told.extra : 0;
+  return toldOf(memory, model, 'indentation', now)?.extra ?? 0;
+}
+
+/** How far the model's line numbers cost toward a token a digit as a retry told it (`split` 0: the rule, and
+ * nothing is kept). */
+export function withDigitSplitCost(memory: Memory, model: string, split: number, at: number): Memory {
+  return withTold(memory, model, 'digits', split > 0 ? { split, at } : undefined);
+}
+
+/** How far the model's line numbers cost toward a token a digit, as last told within the age limit at `now`; 0 when
+ * none was. */
+export function digitSplitCostOf(memory: Memory, model: string | undefined, now: number): number {
+  return toldOf(memory, model, 'digits', now)?.split ?? 0;
+}
+
+/** What a retry tells of a model's line numbers, each kept with when it was last told. */
+type Told = 'lineNumbers' | 'indentation' | 'digits';
+
+/** The memory with what a retry told of the model under `key`, or without it where the retry told the rule
+ * (`told` undefined). */
+function withTold<K extends Told>(memory: Memory, model: string, key: K, told: ModelMemory[K] | undefined): Memory {
+  if (!isModelName(model)) return memory;
+  const was = ownValue(memory.models, model);
+  if (told === undefined && was?.[key] === undefined) return memory;
+  const entry: ModelMemory = { ...(was ?? { observations: [] }) };
+  if (told === undefined) delete entry[key];
+  else entry[key] = told;
+  return withModelMemory(memory, model, entry);
+}
+
+/** What a retry last told of the model under `key`, within the age limit at `now`. */
+function toldOf<K extends Told>(
+  memory: Memory,
+  model: string | undefined,
+  key: K,
+  now: number,
+): ModelMemory[K] | undefined {
+  const told = model === undefined ? undefined : ownValue(memory.models, model)?.[key];
+  return told && told.at >= now - MEMORY_MAX_AGE_MS ? told : undefined;
 }
 
 function withModelMemory(memory: Memory, model: string, entry: ModelMemory): Memory {
@@ -171,24 +182,9 @@ export function normalizeMemory(raw: unknown, groups: number): Memory {
             o.point.every((p) => isFiniteNumber(p) && p >= 0),
         )
         .slice(-MEMORY_MAX_OBSERVATIONS);
-      const told = m.lineNumbers;
-      const lineNumbers =
-        isRecord(told) && allFinite(told, ['cost', 'at']) && (told.cost as number) > 0 && (told.cost as number) < 1
-          ? { cost: told.cost as number, at: told.at as number }
-          : undefined;
-      const indent = m.indentation;
-      const indentation =
-        isRecord(indent) &&
-        allFinite(indent, ['extra', 'at']) &&
-        (indent.extra as number) > 0 &&
-        (indent.extra as number) <= MAX_INDENTATION_COST
-          ? { extra: indent.extra as number, at: indent.at as number }
-          : undefined;
-      const split = m.digits;
-      const digits =
-        isRecord(split) && allFinite(split, ['split', 'at']) && (split.split as number) > 0 && (split.split as number) <= 1
-          ? { split: split.split as number, at: split.at as number }
-          : undefined;
+      const lineNumbers = toldValue(m.lineNumbers, 'cost', (cost) => cost > 0 && cost < 1);
+      const indentation = toldValue(m.indentation, 'extra', (extra) => extra > 0 && extra <= MAX_INDENTATION_COST);
+      const digits = toldValue(m.digits, 'split', (split) => split > 0 && split <= 1);
       setOwn(memory.models, name, {
         observations,
         ...(isFiniteNumber(m.countsByLength) ? { countsByLength: m.countsByLength } : {}),
@@ -213,6 +209,16 @@ function newest<T extends { at: number }>(
       .sort((a, b) => b[1].at - a[1].at)
       .slice(0, max),
   );
+}
+
+/** `raw` as a memory file holds what a retry told (`{ [field]: value, at }`), where its value is one `valid` takes. */
+function toldValue<F extends string>(
+  raw: unknown,
+  field: F,
+  valid: (value: number) => boolean,
+): (Record<F, number> & { at: number }) | undefined {
+  if (!isRecord(raw) || !allFinite(raw, [field, 'at']) || !valid(raw[field] as number)) return undefined;
+  return { [field]: raw[field] as number, at: raw.at as number } as Record<F, number> & { at: number };
 }
 
 function newestAt(m: ModelMemory): number {

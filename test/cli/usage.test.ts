@@ -129,6 +129,45 @@ function waitForText(path: string, text: string): void {
   for (let i = 0; i < 500 && !readFileSync(path, 'utf8').includes(text); i++) Atomics.wait(pause, 0, 0, 10);
 }
 
+/** A file read whole from line 1, following each note. */
+function readAll(read: ReturnType<typeof reading>) {
+  const got = [read({ offset: 1, limit: 14_000 })];
+  for (let next = got[0]!.readOn; next && got.length <= 40; next = got.at(-1)!.readOn) got.push(read(next));
+  return got;
+}
+
+/** A model reads a file whole on one machine (`name`), learning what a retry tells it; then another such file is
+ * read whole in a later session on that machine and on a copy of it whose memory lacks the model's `forget`. Both
+ * later readings are checked whole, without a refusal; returned with what the model's memory learned and how many
+ * lines the later readings' second to fourth windows held (the first is sized by the estimate alone). */
+function taughtAgainstFresh(
+  name: string,
+  model: Parameters<typeof reading>[2],
+  text: (seed: number) => string,
+  forget: string,
+) {
+  const first = join(dir, `${name}-first.txt`);
+  writeFileSync(first, text(7));
+  const windows = readAll(reading(name, 2, { path: first, ...model }));
+  const memory = JSON.parse(readFileSync(join(dir, `state-${name}`, 'memory.v1.json'), 'utf8'));
+  const learned = structuredClone(memory.models['claude-test']);
+  const control = join(dir, `state-${name}-control`);
+  cpSync(join(dir, `state-${name}`), control, { recursive: true });
+  delete memory.models['claude-test'][forget];
+  writeFileSync(join(control, 'memory.v1.json'), JSON.stringify(memory));
+  const other = join(dir, `${name}-other.txt`);
+  writeFileSync(other, text(11));
+  const taught = readAll(reading(`${name}-later`, 2, { path: other, ...model, stateOf: name }));
+  const fresh = readAll(reading(`${name}-fresh`, 2, { path: other, ...model, stateOf: `${name}-control` }));
+  for (const got of [taught, fresh]) {
+    expect(got.filter((w) => w.refused)).toEqual([]);
+    for (let i = 1; i < got.length; i++) expect(got[i]!.first).toBe(got[i - 1]!.first + got[i - 1]!.lines);
+    expect(got.at(-1)!.first + got.at(-1)!.lines - 1).toBeGreaterThanOrEqual(14_000);
+  }
+  const lines = (got: typeof taught) => got.slice(1, 4).reduce((n, w) => n + w.lines, 0);
+  return { windows, learned, taughtLines: lines(taught), freshLines: lines(fresh) };
+}
+
 /** Three windows: the model's own, then the two continuations the notes name. */
 function threeWindows(name: string, charsPerToken: number | 'constant' | 'none') {
   const read = reading(name, charsPerToken);
@@ -313,9 +352,7 @@ describe('a Read of the model\'s refused: the advice starts a reading that the n
     const first = join(dir, 'words-cheap.txt');
     writeFileSync(first, words(7));
     const read = reading('cheap-numbers', 3, { path: first, refuses: true, numbersCost: 0.4 });
-    const windows = [read({ offset: 1, limit: 14_000 })];
-    for (let next = windows[0]!.readOn; next && windows.length <= 40; next = windows.at(-1)!.readOn)
-      windows.push(read(next));
+    const windows = readAll(read);
     const refusedAt = windows.flatMap((w, i) => (w.refused ? [i] : []));
     expect(refusedAt).toHaveLength(1);
     // Every line is read, once.
@@ -327,8 +364,7 @@ describe('a Read of the model\'s refused: the advice starts a reading that the n
     const other = join(dir, 'dense-other.txt');
     writeFileSync(other, words(11));
     const again = reading('cheap-numbers-later', 3, { path: other, refuses: true, numbersCost: 0.4, stateOf: 'cheap-numbers' });
-    const later = [again({ offset: 1, limit: 14_000 })];
-    for (let next = later[0]!.readOn; next && later.length <= 40; next = later.at(-1)!.readOn) later.push(again(next));
+    const later = readAll(again);
     expect(later.filter((w) => w.refused)).toEqual([]);
   });
 
@@ -338,41 +374,12 @@ describe('a Read of the model\'s refused: the advice starts a reading that the n
     // window after it is sized short. The retry of a refused window tells it, and the model's memory keeps half of it.
     // Short lines of words: one token more a line is worth a share of the text a retry can tell.
     const indentedWords = (seed: number) => prose(14_000, seed).replace(/^\d+: ((?:\S+ ){4}\S+).*$/gm, '    $1');
-    const model = { refuses: true, indentCost: 2 };
-    const first = join(dir, 'indented-first.txt');
-    writeFileSync(first, indentedWords(7));
-    const read = reading('dear-indents', 2, { path: first, ...model });
-    const windows = [read({ offset: 1, limit: 14_000 })];
-    for (let next = windows[0]!.readOn; next && windows.length <= 40; next = windows.at(-1)!.readOn)
-      windows.push(read(next));
-    expect(windows.filter((w) => w.refused)).toHaveLength(1);
-    const memory = JSON.parse(readFileSync(join(dir, 'state-dear-indents', 'memory.v1.json'), 'utf8'));
-    expect(memory.models['claude-test'].indentation.extra).toBeGreaterThan(0.8);
-    expect(memory.models['claude-test'].indentation.extra).toBeLessThanOrEqual(1.05);
-    // A machine like this one that never learned it: the same memory, less the indented lines' cost.
-    const control = join(dir, 'state-dear-indents-control');
-    cpSync(join(dir, 'state-dear-indents'), control, { recursive: true });
-    delete memory.models['claude-test'].indentation;
-    writeFileSync(join(control, 'memory.v1.json'), JSON.stringify(memory));
-    // A later session on this machine reads another such file in fuller windows than on that one, and no window of
-    // either is refused.
-    const other = join(dir, 'indented-other.txt');
-    writeFileSync(other, indentedWords(11));
-    const readAll = (r: ReturnType<typeof reading>) => {
-      const got = [r({ offset: 1, limit: 14_000 })];
-      for (let next = got[0]!.readOn; next && got.length <= 40; next = got.at(-1)!.readOn) got.push(r(next));
-      return got;
-    };
-    const taught = readAll(reading('dear-indents-later', 2, { path: other, ...model, stateOf: 'dear-indents' }));
-    const fresh = readAll(reading('dear-indents-fresh', 2, { path: other, ...model, stateOf: 'dear-indents-control' }));
-    for (const got of [taught, fresh]) {
-      expect(got.filter((w) => w.refused)).toEqual([]);
-      for (let i = 1; i < got.length; i++) expect(got[i]!.first).toBe(got[i - 1]!.first + got[i - 1]!.lines);
-      expect(got.at(-1)!.first + got.at(-1)!.lines - 1).toBeGreaterThanOrEqual(14_000);
-    }
+    const r = taughtAgainstFresh('dear-indents', { refuses: true, indentCost: 2 }, indentedWords, 'indentation');
+    expect(r.windows.filter((w) => w.refused)).toHaveLength(1);
+    expect(r.learned.indentation.extra).toBeGreaterThan(0.8);
+    expect(r.learned.indentation.extra).toBeLessThanOrEqual(1.05);
     // From the second window on (the first is sized by the estimate alone), 4-5% more lines a window.
-    const lines = (got: typeof taught) => got.slice(1, 4).reduce((n, w) => n + w.lines, 0);
-    expect(lines(taught)).toBeGreaterThan(lines(fresh) * 1.03);
+    expect(r.taughtLines).toBeGreaterThan(r.freshLines * 1.03);
   });
 
   it('a model whose line numbers cost a token a digit: told by a retry, remembered, later windows hold more', () => {
@@ -380,39 +387,13 @@ describe('a Read of the model\'s refused: the advice starts a reading that the n
     // takes 2, which a usage read by the rule counts as text, so every window after it is sized short. The retry of
     // an unindented window tells it (an indented one may tell an indented line's cost instead).
     const records = (seed: number) => prose(14_000, seed).replace(/^\d+: ((?:\S+ ){4}\S+).*$/gm, '$1');
-    const model = { refuses: true, digitsApart: true };
-    const first = join(dir, 'records-first.txt');
-    writeFileSync(first, records(7));
-    const readAll = (r: ReturnType<typeof reading>) => {
-      const got = [r({ offset: 1, limit: 14_000 })];
-      for (let next = got[0]!.readOn; next && got.length <= 40; next = got.at(-1)!.readOn) got.push(r(next));
-      return got;
-    };
-    const windows = readAll(reading('split-digits', 2, { path: first, ...model }));
-    expect(windows.filter((w) => w.refused)).toHaveLength(1);
-    const memory = JSON.parse(readFileSync(join(dir, 'state-split-digits', 'memory.v1.json'), 'utf8'));
-    expect(memory.models['claude-test'].digits.split).toBeGreaterThan(0.7);
-    expect(memory.models['claude-test'].digits.split).toBeLessThanOrEqual(1);
-    expect(memory.models['claude-test'].indentation).toBeUndefined();
-    // A machine like this one that never learned it: the same memory, less the digits' cost.
-    const control = join(dir, 'state-split-digits-control');
-    cpSync(join(dir, 'state-split-digits'), control, { recursive: true });
-    delete memory.models['claude-test'].digits;
-    writeFileSync(join(control, 'memory.v1.json'), JSON.stringify(memory));
-    // A later session on this machine reads another such file in fuller windows than on that one, and no window of
-    // either is refused.
-    const other = join(dir, 'records-other.txt');
-    writeFileSync(other, records(11));
-    const taught = readAll(reading('split-digits-later', 2, { path: other, ...model, stateOf: 'split-digits' }));
-    const fresh = readAll(reading('split-digits-fresh', 2, { path: other, ...model, stateOf: 'split-digits-control' }));
-    for (const got of [taught, fresh]) {
-      expect(got.filter((w) => w.refused)).toEqual([]);
-      for (let i = 1; i < got.length; i++) expect(got[i]!.first).toBe(got[i - 1]!.first + got[i - 1]!.lines);
-      expect(got.at(-1)!.first + got.at(-1)!.lines - 1).toBeGreaterThanOrEqual(14_000);
-    }
+    const r = taughtAgainstFresh('split-digits', { refuses: true, digitsApart: true }, records, 'digits');
+    expect(r.windows.filter((w) => w.refused)).toHaveLength(1);
+    expect(r.learned.digits.split).toBeGreaterThan(0.7);
+    expect(r.learned.digits.split).toBeLessThanOrEqual(1);
+    expect(r.learned.indentation).toBeUndefined();
     // From the second window on (the first is sized by the estimate alone), about a quarter more lines a window.
-    const lines = (got: typeof taught) => got.slice(1, 4).reduce((n, w) => n + w.lines, 0);
-    expect(lines(taught)).toBeGreaterThan(lines(fresh) * 1.15);
+    expect(r.taughtLines).toBeGreaterThan(r.freshLines * 1.15);
   });
 
   it('after the refusal, each window\'s count teaches the file again: where the text grows sparser, windows widen', () => {
