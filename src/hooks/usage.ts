@@ -18,6 +18,7 @@ import {
   learnsFromUsage,
   readingOf,
   seenOf,
+  takenFromFewLines,
   withCountsByLength,
   withLearned,
   withModel,
@@ -123,13 +124,15 @@ function learnFromUsage(
   const model = result.model ?? state.model;
   const usage = usageWithLineNumbers(path, seen, result.tokens, before, model, ctx);
   // A window that is no sample of its text (a few long lines of minified code, each a module of its own) says little
-  // of the next one's: its density is kept like a count's, with the plain margin, and not taught again by each window.
+  // of the next one's: its density is kept like a count's, with the plain margin, and not taught again by the next
+  // such window; a window of many lines after it teaches the file anew (`takenFromFewLines`).
   const shares = usage?.sample ? usage.shares : undefined;
   const steps = usage && densitySteps(before, usage.ratio, shares);
   const shifts = usage && densityShifts(before, usage.ratio, shares);
   // After a refusal, only a window that is a sample of its text replaces its count: the refused window's text is most
   // like the window that follows it, and a few long lines of changing text tell less than the engine's own count.
-  const teaches = usage !== undefined && (shares !== undefined || before?.refused !== true);
+  const keptUnlessSample = before?.refused === true || takenFromFewLines(before);
+  const teaches = usage !== undefined && (shares !== undefined || !keptUnlessSample);
   const learned: Learned | undefined = teaches
     ? {
         size,

@@ -167,12 +167,22 @@ export function learnedFor(state: SessionState, path: string, size: number, mtim
 }
 
 /** Whether a window's usage teaches again the density `known`: yes when none is known, when `known` came from a
- * usage (it holds that window's shares), or from a refusal: the refused window's text is often not the next one's,
- * and its characters per token still bound the windows after it. A partial page's banner (the whole file's count),
- * a refusal of a window the skip rule should never have counted, and the usage of a window of few lines are kept. */
+ * usage (of a window of many lines, which holds its shares, or of a few long ones: `takenFromFewLines`), or from a
+ * refusal: the refused window's text is often not the next one's, and its characters per token still bound the
+ * windows after it. A partial page's banner (the whole file's count) and a refusal of a window the skip rule should
+ * never have counted are kept. */
 export function learnsFromUsage(known: Learned | undefined): boolean {
   if (known === undefined || known.shares !== undefined) return true;
-  return known.refused === true && known.noFloor !== true;
+  if (known.refused === true) return known.noFloor !== true;
+  return takenFromFewLines(known);
+}
+
+/** Taught by the usage of a window that was no sample of its text (a few long lines, hooks/usage.ts): a later
+ * window of many lines teaches the file anew, another window of a few long lines does not. Kept for the rest of the
+ * reading, such a window sized every window of the text after it (three.module.js at a cap of 10,000: 28 windows of
+ * JavaScript, each about 86% full, by the count of a few long lines of GLSL in strings). */
+export function takenFromFewLines(known: Learned | undefined): boolean {
+  return known?.countedShares !== undefined && known.refused !== true && known.shares === undefined;
 }
 
 export function withModel(state: SessionState, model: string | undefined): SessionState {

@@ -257,6 +257,29 @@ describe('the usage of the request that carried a result teaches the file\'s den
     expect(third.first).toBe(second.first + second.lines);
   });
 
+  it('after windows of a few long lines, a window of many lines teaches the file again', () => {
+    // Six lines of about 40,000 characters (a bundle's modules), one or two to a window, then short lines of prose. A
+    // window of a few long lines is no sample of the text after it: its count sizes the next window with the plain
+    // margin, and the next such window does not replace it. The model counts the long lines at 3 characters a token
+    // and the prose at 6: kept for the rest of the reading, the long lines' count sized every window of prose half as
+    // wide as it fits.
+    const modules = Array.from({ length: 6 }, (_, i) => prose(560, 40 + i).replaceAll('\n', ' ')).join('\n');
+    const bundle = join(dir, 'bundle-then-prose.txt');
+    writeFileSync(bundle, `${modules}\n${prose(12_000, 7)}`);
+    const read = reading('long-then-short', (first) => (first <= 6 ? 3 : 6), { path: bundle, refuses: true });
+    const got = readAll(read);
+    expect(got.filter((w) => w.refused)).toEqual([]);
+    for (let i = 1; i < got.length; i++) expect(got[i]!.first).toBe(got[i - 1]!.first + got[i - 1]!.lines);
+    // To the last line: the empty one after the final newline, as the engine counts lines.
+    expect(got.at(-1)!.first + got.at(-1)!.lines - 1).toBe(6 + 12_000 + 1);
+    // The windows of prose after the first one that starts in it: sized by the prose's count, near the cap (without
+    // it, each held 11,000 tokens, and the file took 16 Reads where it takes 10).
+    const prosePages = got.filter((w) => w.first > 6).slice(1, -1);
+    expect(prosePages.length).toBeGreaterThan(2);
+    for (const w of prosePages) expect(w.chars / 6).toBeGreaterThan(25_000 * 0.85);
+    for (const w of got) expect(w.chars / (w.first <= 6 ? 3 : 6)).toBeLessThanOrEqual(25_000);
+  });
+
   it('a window of another script than the one counted is sized as a first window, and runs', () => {
     // 1,000 lines of English prose, which the model counts sparser than the estimate, then Russian, which it counts as
     // the estimate does. The prose's density, applied to the Russian, would size a window 1.3 times the cap (xlsx's

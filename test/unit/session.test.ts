@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   emptyState, learnedFor, learnsFromUsage, MAX_FILES, MAX_PASSED_OVER, MAX_PLANS, normalizeState, passedOverAfter,
-  PLAN_MAX_AGE_MS, readingContinued, seenOf, withLearned, withoutPlan, withoutReading, withPlan, withReading, withSeen,
-  withWholeReadsRefused, type Plan, type Reading,
+  PLAN_MAX_AGE_MS, readingContinued, seenOf, takenFromFewLines, withLearned, withoutPlan, withoutReading, withPlan,
+  withReading, withSeen, withWholeReadsRefused, type Plan, type Reading,
 } from '../../src/state/session';
 import { refusesWholeRead } from '../../src/hooks/post';
 import { wholeReads } from '../../src/hooks/pre';
@@ -32,8 +32,14 @@ describe('session state', () => {
     expect(learnsFromUsage({ size: 1, mtimeMs: 2, ratio: 1.1, shares, at: 3 })).toBe(true);
     // A refusal's count: the refused window's text is often not the next one's.
     expect(learnsFromUsage({ size: 1, mtimeMs: 2, ratio: 1.1, refused: true, at: 3 })).toBe(true);
-    // A refusal of a window the skip rule should never have counted, a banner's count of the whole file, or the
-    // usage of a window of few lines: kept.
+    // The usage of a window of a few long lines (no sample of its text): a later window of many lines teaches anew.
+    const fewLines = { size: 1, mtimeMs: 2, ratio: 1.1, countedShares: shares, at: 3 };
+    expect(learnsFromUsage(fewLines)).toBe(true);
+    expect(takenFromFewLines(fewLines)).toBe(true);
+    // A refusal's count of the same shares is the engine's own, not such a window's.
+    expect(takenFromFewLines({ ...fewLines, refused: true })).toBe(false);
+    expect(takenFromFewLines({ ...fewLines, shares })).toBe(false);
+    // A refusal of a window the skip rule should never have counted, or a banner's count of the whole file: kept.
     expect(learnsFromUsage({ size: 1, mtimeMs: 2, ratio: 1.1, refused: true, noFloor: true, at: 3 })).toBe(false);
     expect(learnsFromUsage({ size: 1, mtimeMs: 2, ratio: 1.1, at: 3 })).toBe(false);
   });
