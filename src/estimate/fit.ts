@@ -155,6 +155,12 @@ export class WindowFit {
     return pointByGroup(this.tally.f);
   }
 
+  /** The digits and the runs of digits of everything tallied so far: what a model that splits numbers by the digit
+   * counts them by (state/model.ts, `splitsDigits`). */
+  digitCounts(): { digits: number; digitRuns: number } {
+    return { digits: this.tally.f.digits, digitRuns: this.tally.f.digitRuns };
+  }
+
   /** Safe estimate of everything tallied so far, in the engine's tokens. */
   safeTokens(): number {
     return this.pointTokens() * this.budget.ratio * this.budget.safety;

@@ -4,6 +4,7 @@ import type { Features } from './density.js';
 import { WEIGHTS } from './weights.js';
 
 export const THREE_BYTE_GROUP = 5;
+export const DIGIT_GROUP = 4;
 
 /** Words; code and layout (punctuation, spaces, newlines); Hangul, Han and Kana; other scripts of two-byte letters
  * (and symbols); digits; scripts of three-byte letters. A refusal of Tamil teaches nothing about Cyrillic: byte-level
@@ -13,7 +14,7 @@ export const GROUP_OF: Record<keyof Features, number> = {
   punct: 1, punctRuns: 1, spaceRuns: 1, spaceExtra: 1, controls: 1, newlines: 1,
   hangul: 2, han: 2, kana: 2,
   otherLetters: 3, otherSymbols: 3, astral: 3,
-  digits: 4, digitRuns: 4, longRunDigits: 4,
+  digits: DIGIT_GROUP, digitRuns: DIGIT_GROUP, longRunDigits: DIGIT_GROUP,
   threeByteLetters: THREE_BYTE_GROUP,
 };
 

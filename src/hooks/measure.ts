@@ -17,6 +17,7 @@ import {
 import {
   MAX_INDENTATION_COST,
   countsByLengthOf,
+  digitSplitCostOf,
   observationsOf,
   rememberedFile,
   withModelCountsByLength,
@@ -39,6 +40,9 @@ export interface Measured extends FitResult {
   safeTokens: number;
   /** The calibrated point estimate of all text read, by token group. */
   groups: number[];
+  /** The digits, and the runs of digits, of all text read. */
+  digits: number;
+  digitRuns: number;
 }
 
 /** How a file's windows are sized: engine tokens per estimated token, the margin kept on top, whether the
@@ -194,7 +198,8 @@ export function sizingFrom(
   told?: Learned,
 ): Sizing {
   if (countsByLength(state, memory, now)) return LENGTH_SIZING;
-  const prior = modelPrior(observationsOf(memory, state.model ?? memory.lastModel, now));
+  const model = state.model ?? memory.lastModel;
+  const prior = modelPrior(observationsOf(memory, model, now), digitSplitCostOf(memory, model, now) > 0);
   if (told) return sizingFor(told, true, prior);
   return sizingFor(knownDensity(state, memory, file), followOn, prior);
 }
@@ -304,7 +309,7 @@ function fitOnce(path: string, first: number, budget: Budget, deadline: number):
   const safeTokens = budget.charsPerCount
     ? Math.round(r.chars / budget.charsPerCount)
     : r.pointTokens * budget.ratio * budget.safety;
-  return { ...r, scan, safeTokens, groups: fit.groups() };
+  return { ...r, scan, safeTokens, groups: fit.groups(), ...fit.digitCounts() };
 }
 
 /** The point estimate and length of a whole window, whatever its size. */

@@ -511,7 +511,9 @@ function afterRefusal(
       const taught = withCountsByLength(withModel(withLearned(s, file.path, learned, refusal.cap), model), byLength);
       return wholeRefused ? withWholeReadsRefused(taught) : taught;
     });
-    remember(ctx, file.path, learned, model, { point: refused.groups, tokens: refusal.tokens, at: ctx.now }, byLength);
+    const { groups: point, digits, digitRuns } = refused;
+    const obs = { point, digits, digitRuns, tokens: refusal.tokens, at: ctx.now };
+    remember(ctx, file.path, learned, model, obs, byLength);
   } else {
     // A size or range refusal says nothing about where the window ends; it is named by its first line.
     cap = resolveCap(ctx.env, state.cap).cap;

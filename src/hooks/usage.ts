@@ -8,6 +8,7 @@ import {
   digitSplitCostOf,
   indentationCostOf,
   lineNumberCostOf,
+  observationsOf,
   withDigitSplitCost,
   withFile,
   withIndentationCost,
@@ -28,6 +29,7 @@ import {
   type Reading,
   type SessionState,
 } from '../state/session.js';
+import { splitsDigits } from '../state/model.js';
 import type { HookContext } from './context.js';
 import {
   digitSplitCost,
@@ -177,7 +179,9 @@ function usageWithLineNumbers(
 ): ReturnType<typeof usageRatio> {
   const memory = ctx.store.readMemory();
   const known = lineNumberCostOf(memory, model, ctx.now);
-  const knownDigits = digitSplitCostOf(memory, model, ctx.now);
+  const storedDigits = digitSplitCostOf(memory, model, ctx.now);
+  // Line numbers are numbers: a model whose counts tell that it splits them by the digit (state/model.ts) splits these.
+  const knownDigits = storedDigits || (splitsDigits(observationsOf(memory, model, ctx.now)) ? 1 : 0);
   const knownIndent = indentationCostOf(memory, model, ctx.now);
   const usage = usageRatio(path, seen, resultTokens, ctx.deadline, known, knownIndent, knownDigits);
   const refused = before?.countedWindow;
@@ -189,7 +193,8 @@ function usageWithLineNumbers(
   const cost = told ?? known;
   // Where the rule holds or costs more, the numbers may cost more on every line (by the digit), or on an indented one.
   const lines = { indented: usage.indented, all: seen.lines };
-  const digits = cost < 1 ? 0 : (digitSplitCost(resultTokens, textTokens, usage, lines) ?? knownDigits);
+  const toldDigits = cost < 1 ? 0 : digitSplitCost(resultTokens, textTokens, usage, lines);
+  const digits = toldDigits ?? knownDigits;
   const numbers = usage.numbering * cost + digits * (usage.split - usage.numbering);
   const dearer = cost < 1 ? 0 : indentationCost(resultTokens, textTokens, numbers, lines);
   // An indented line's cost told before the digits' was read against the rule: it held theirs.
@@ -197,7 +202,8 @@ function usageWithLineNumbers(
   if (cost === known && digits === knownDigits && indent === knownIndent) return usage;
   if (model !== undefined) {
     ctx.store.updateMemory((m) => {
-      const numbered = withDigitSplitCost(withLineNumberCost(m, model, cost, ctx.now), model, digits, ctx.now);
+      const numbers = withLineNumberCost(m, model, cost, ctx.now);
+      const numbered = withDigitSplitCost(numbers, model, toldDigits ?? storedDigits, ctx.now);
       return withIndentationCost(numbered, model, indent, ctx.now);
     });
   }
@@ -263,6 +269,8 @@ function learnFromBanner(
       rest,
     ),
   );
-  remember(ctx, path, learned, count.model, { point: whole.groups, tokens: count.tokens, at: ctx.now }, byLength);
+  const { groups: point, digits, digitRuns } = whole;
+  const obs = { point, digits, digitRuns, tokens: count.tokens, at: ctx.now };
+  remember(ctx, path, learned, count.model, obs, byLength);
   return { learned, byLength };
 }

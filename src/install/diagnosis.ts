@@ -10,6 +10,7 @@ import {
   observationsOf,
   type Memory,
 } from '../state/memory.js';
+import { splitsDigits } from '../state/model.js';
 
 /** The Node versions the package supports; a unit test keeps it equal to package.json `engines.node`. */
 export const SUPPORTED_NODE = '>=20.0.0';
@@ -194,8 +195,9 @@ export function rivalFindings(rivals: readonly Wiring[]): Finding[] {
 
 /** What the pager remembers across sessions under one state directory (state/memory.ts): how much, each model
  * whose engine counted by length (an API without count_tokens), which sizes that model's windows by length from a
- * new session's first Read, each model whose line numbers cost less than the rule the usage is read by, each whose
- * line numbers cost more by the digit, and each whose line numbers cost more on an indented line. Never a failure. */
+ * new session's first Read, each model whose counts of data tell that it counts numbers a token a digit, each whose
+ * line numbers cost less than the rule the usage is read by, each whose line numbers cost more by the digit, and each
+ * whose line numbers cost more on an indented line. Never a failure. */
 export function memoryFinding(file: string, memory: Memory | undefined, now: number): Finding {
   if (!memory) return { level: 'ok', topic: 'memory', text: `${file}: nothing remembered yet` };
   const models = Object.keys(memory.models);
@@ -206,6 +208,7 @@ export function memoryFinding(file: string, memory: Memory | undefined, now: num
   const splitNumbers = models
     .filter((m) => digitSplitCostOf(memory, m, now) > 0)
     .map((m) => `${m} (${digitSplitCostOf(memory, m, now)} of the way)`);
+  const digitCounters = models.filter((m) => splitsDigits(observationsOf(memory, m, now)));
   const dearIndents = models
     .filter((m) => indentationCostOf(memory, m, now) > 0)
     .map((m) => `${m} (+${indentationCostOf(memory, m, now)} a line)`);
@@ -216,6 +219,7 @@ export function memoryFinding(file: string, memory: Memory | undefined, now: num
     `${some(counts, 'count')} of ${some(models.length, 'model')}`,
     ...(byLength.length ? [`counted by length (an API without count_tokens): ${byLength.join(', ')}`] : []),
     ...(cheapNumbers.length ? [`line numbers cheaper than the rule: ${cheapNumbers.join(', ')}`] : []),
+    ...(digitCounters.length ? [`numbers counted a token a digit (its counts of data): ${digitCounters.join(', ')}`] : []),
     ...(splitNumbers.length ? [`line numbers dearer, toward a token a digit: ${splitNumbers.join(', ')}`] : []),
     ...(dearIndents.length ? [`line numbers dearer on indented lines: ${dearIndents.join(', ')}`] : []),
   ];

@@ -5,9 +5,12 @@ import { isLearned, type Learned } from './session.js';
 import { allFinite, isFiniteNumber, isModelName, isRecord, ownValue, setOwn } from './record.js';
 
 /** One engine count set beside the estimate: `point` is the estimate's share of each token group
- * (estimate/groups.ts), `tokens` the engine's count of the same text. */
+ * (estimate/groups.ts), `digits` and `digitRuns` the digits and runs of digits of the text counted (both absent in
+ * memory files written before they were kept), `tokens` the engine's count of the same text. */
 export interface Observation {
   point: number[];
+  digits?: number;
+  digitRuns?: number;
   tokens: number;
   at: number;
 }
@@ -181,6 +184,12 @@ export function normalizeMemory(raw: unknown, groups: number): Memory {
             o.point.length === groups &&
             o.point.every((p) => isFiniteNumber(p) && p >= 0),
         )
+        .map(({ point, digits, digitRuns, tokens, at }) => ({
+          point,
+          ...(isCount(digits) && isCount(digitRuns) ? { digits, digitRuns } : {}),
+          tokens,
+          at,
+        }))
         .slice(-MEMORY_MAX_OBSERVATIONS);
       const lineNumbers = toldValue(m.lineNumbers, 'cost', (cost) => cost > 0 && cost < 1);
       const indentation = toldValue(m.indentation, 'extra', (extra) => extra > 0 && extra <= MAX_INDENTATION_COST);
@@ -196,6 +205,10 @@ export function normalizeMemory(raw: unknown, groups: number): Memory {
   }
   if (isModelName(raw.lastModel)) memory.lastModel = raw.lastModel;
   return memory;
+}
+
+function isCount(n: unknown): n is number {
+  return isFiniteNumber(n) && n >= 0;
 }
 
 function newest<T extends { at: number }>(

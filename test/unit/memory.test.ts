@@ -110,4 +110,19 @@ describe('memory across sessions', () => {
     expect(Object.keys(m.models)).toEqual(['m']);
     expect(m.lastModel).toBeUndefined();
   });
+
+  it('an observation keeps the digits of the text counted when they are counts, and drops anything else there', () => {
+    const raw = { models: { m: { observations: [
+      { point: [1, 2, 3, 4], digits: 40, digitRuns: 9, tokens: 5, at: 1 },
+      { point: [1, 2, 3, 4], digits: -1, digitRuns: 9, tokens: 5, at: 2 },
+      { point: [1, 2, 3, 4], digits: '7', digitRuns: 2, tokens: 5, at: 3, extra: { huge: true } },
+      { point: [1, 2, 3, 4], digits: 40, tokens: 5, at: 4 },
+    ] } } };
+    expect(normalizeMemory(raw, 4).models.m?.observations).toEqual([
+      { point: [1, 2, 3, 4], digits: 40, digitRuns: 9, tokens: 5, at: 1 },
+      { point: [1, 2, 3, 4], tokens: 5, at: 2 },
+      { point: [1, 2, 3, 4], tokens: 5, at: 3 },
+      { point: [1, 2, 3, 4], tokens: 5, at: 4 },
+    ]);
+  });
 });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { GROUP_OF } from '../../src/estimate/groups';
-import { WEIGHTS } from '../../src/estimate/weights';
+import { TokenTally } from '../../src/estimate/density';
+import { GROUP_OF, pointByGroup } from '../../src/estimate/groups';
+import { DIGITS_APART_WEIGHTS, WEIGHTS } from '../../src/estimate/weights';
+import { countText } from '../../scripts/lib/token-count.mjs';
+import { csvPlaces, csvPrices } from '../helpers/text';
 import { fitFactors, modelPrior } from '../../src/state/model';
+import { emptyMemory, withObservation } from '../../src/state/memory';
+import { memoryFinding } from '../../src/install/diagnosis';
 
 const obs = (point: number[], factor: number[], at = 1) =>
   ({ point, tokens: point.reduce((a, p, i) => a + p * factor[i]!, 0), at });
@@ -95,5 +100,71 @@ describe('what a model\'s own counts teach about the estimate', () => {
     expect(prior.sizingWeights.otherLetters).toBeLessThan(WEIGHTS.otherLetters * 1.1);
     // Their bound is 5, where the other groups' is 2.5.
     expect(fitFactors([{ point: [0, 0, 0, 0, 0, 1000], tokens: 10_000, at: 1 }])[5]).toBe(5);
+  });
+});
+
+describe('a model that counts numbers a token a digit (Mistral\'s and Llama 2\'s SentencePiece tokenizers)', () => {
+  // Text as the engine would count it: data rich in digits, and code with few.
+  const prices = (seed: number) => csvPrices(1500, seed);
+  const places = (seed: number) => csvPlaces(1200, seed);
+  const code = Array.from({ length: 600 }, (_, i) =>
+    `  if (window.lines > limit) return clampTo(input, first, asked, fit); // line ${i}`).join('\n');
+  const observed = (text: string, tokenizer: string, scale = 1) => {
+    const t = new TokenTally();
+    t.add(text);
+    const tokens = Math.round(countText(tokenizer)(text) * scale);
+    return { point: pointByGroup(t.f), digits: t.f.digits, digitRuns: t.f.digitRuns, tokens, at: 1 };
+  };
+  const estimateOf = (text: string, weights = WEIGHTS) => {
+    const t = new TokenTally();
+    t.add(text);
+    return t.tokens(weights);
+  };
+
+  it('one count of data tells it: the next file of data is estimated near its count, not 1.3-1.9 times under', () => {
+    const prior = modelPrior([observed(code, 'mistral'), observed(prices(1), 'mistral')])!;
+    expect(prior.splitsDigits).toBe(true);
+    const next = places(2);
+    const counted = countText('mistral')(next);
+    expect(counted / estimateOf(next)).toBeGreaterThan(1.3);
+    expect(counted / estimateOf(next, prior.sizingWeights)).toBeLessThan(1.1);
+    expect(counted / estimateOf(next, prior.sizingWeights)).toBeGreaterThan(0.8);
+  });
+
+  it('not by a model that takes numbers three digits a token, however dense it counts data', () => {
+    for (const tokenizer of ['o200k', 'cl100k', 'llama3', 'claude-legacy', 'claude-dense', 'r50k']) {
+      const prior = modelPrior([observed(prices(1), tokenizer), observed(places(3), tokenizer)])!;
+      expect(prior.splitsDigits, tokenizer).toBe(false);
+      expect(prior.sizingWeights.digitRuns, tokenizer).toBeGreaterThanOrEqual(WEIGHTS.digitRuns);
+    }
+  });
+
+  it('not by a model denser on all text, once it counted text of few digits too', () => {
+    const denser = modelPrior([observed(code, 'claude-dense', 1.5), observed(prices(1), 'claude-dense', 1.5)])!;
+    expect(denser.splitsDigits).toBe(false);
+  });
+
+  it('line numbers are numbers: a retry that told them a token a digit tells the text\'s too, before any count', () => {
+    const prior = modelPrior([], true)!;
+    expect(prior.splitsDigits).toBe(true);
+    // A token a digit after a run's first, which keeps the calibration's weight: never below it.
+    expect(prior.sizingWeights).toEqual(DIGITS_APART_WEIGHTS);
+    expect(DIGITS_APART_WEIGHTS.digits).toBe(1);
+    expect(DIGITS_APART_WEIGHTS.digitRuns + DIGITS_APART_WEIGHTS.digits).toBeCloseTo(WEIGHTS.digitRuns, 10);
+  });
+
+  it('doctor names the model', () => {
+    let memory = emptyMemory();
+    for (const o of [observed(code, 'mistral'), observed(prices(1), 'mistral')]) {
+      memory = withObservation(memory, 'mistral-x', { ...o, at: 1e12 });
+    }
+    memory = withObservation(memory, 'gpt-x', { ...observed(prices(1), 'o200k'), at: 1e12 });
+    expect(memoryFinding('/s/memory.v1.json', memory, 1e12 + 5).text)
+      .toContain('; numbers counted a token a digit (its counts of data): mistral-x (delete');
+  });
+
+  it('counts kept without their digits (an older memory file) tell nothing of it', () => {
+    const { digits: _left, digitRuns: _leftToo, ...old } = observed(prices(1), 'mistral');
+    expect(modelPrior([old])!.splitsDigits).toBe(false);
   });
 });

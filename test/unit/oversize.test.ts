@@ -119,7 +119,8 @@ describe('a window of another script than the one a usage taught', () => {
 
   it('is sized by the model\'s prior where its counts taught one', () => {
     const weights = Object.fromEntries(Object.entries(WEIGHTS).map(([k, w]) => [k, w * 1.5])) as Weights;
-    const denser = fit(301, sizingFor(learned, false, { weights, sizingWeights: weights, observations: 4 }));
+    const prior = { weights, sizingWeights: weights, observations: 4, splitsDigits: false };
+    const denser = fit(301, sizingFor(learned, false, prior));
     expect(denser.lines).toBeLessThan(fit(301).lines);
     // The point estimate is the model's (its weights): with the margin, within the cap.
     expect(denser.pointTokens * PRIOR_SAFETY).toBeLessThanOrEqual(cap);
