@@ -16,7 +16,8 @@ export interface ModelPrior {
    * very differently), so a lower factor learned on some files does not promise the next. */
   sizingWeights: Weights;
   observations: number;
-  /** The model counts numbers a token a digit (`splitsDigits`): the weights count each digit, not each number. */
+  /** The model counts numbers a token a digit (`splitsDigits`): the weights count each digit after a number's first,
+   * not only the number. */
   splitsDigits: boolean;
 }
 
@@ -61,11 +62,16 @@ function withDigitsApart(o: Observation): Observation {
 }
 
 /** What a token a digit, and nothing a run, adds to an observation's estimate, as a share of that estimate: what
- * tells a model that splits numbers so (`splitsDigits`; it counts 0.77-1.21 times an estimate so weighed, where the
- * calibration is exceeded up to 1.85 times). */
+ * tells a model that splits numbers so (`splitsDigits`; Mistral's counts 0.77-1.21 times an estimate so weighed,
+ * where it exceeds the calibration's up to 1.85 times). */
 function digitsApartShare(o: Observation): number {
-  const point = o.point.reduce((s, p) => s + p, 0);
+  const point = estimateOf(o);
   return o.digits === undefined || point <= 0 ? 0 : Math.max(0, o.digits - o.point[DIGIT_GROUP]!) / point;
+}
+
+/** The calibrated point estimate of an observation's text. */
+function estimateOf(o: Observation): number {
+  return o.point.reduce((s, p) => s + p, 0);
 }
 
 /** A count tells whether a model splits numbers by the digit only where doing so adds this much to its estimate:
@@ -91,10 +97,7 @@ export function splitsDigits(observations: readonly Observation[]): boolean {
   if (rich.length === 0) return false;
   const few = observations.filter((o) => o.digits !== undefined && digitsApartShare(o) < FEW_DIGITS);
   const scale = few.length > 0 ? Math.max(1, commonFactor(few)) : 1;
-  const told = rich.map((o) => {
-    const point = o.point.reduce((s, p) => s + p, 0);
-    return (o.tokens / (scale * point) - DIGITS_TOGETHER_MOST) / digitsApartShare(o);
-  });
+  const told = rich.map((o) => (o.tokens / (scale * estimateOf(o)) - DIGITS_TOGETHER_MOST) / digitsApartShare(o));
   return told.reduce((s, t) => s + t, 0) / told.length >= DIGITS_APART_TO_TELL;
 }
 
@@ -112,7 +115,7 @@ function commonFactor(observations: readonly Observation[]): number {
   let a = COMMON_RIDGE;
   let b = COMMON_RIDGE;
   for (const o of observations) {
-    const total = o.point.reduce((s, p) => s + p, 0);
+    const total = estimateOf(o);
     if ((o.point[THREE_BYTE_GROUP] ?? 0) > MOSTLY_OTHER_TEXT * total) continue;
     a += (total * total) / (o.tokens * o.tokens);
     b += total / o.tokens;
