@@ -4,7 +4,7 @@ import {
   digitSplitCostOf, emptyMemory, indentationCostOf, lineNumberCostOf, MEMORY_MAX_AGE_MS, MEMORY_MAX_FILES,
   MEMORY_MAX_MODELS,
   MEMORY_MAX_OBSERVATIONS, normalizeMemory, observationsOf, rememberedFile, withFile, withIndentationCost,
-  withDigitSplitCost, withLineNumberCost, withObservation,
+  withDigitSplitCost, withLineNumberCost, withObservation, type ModelMemory,
 } from '../../src/state/memory';
 
 describe('memory across sessions', () => {
@@ -31,71 +31,56 @@ describe('memory across sessions', () => {
     expect(withObservation(emptyMemory(), 'bad name with spaces', { point: [1, 0, 0, 0], tokens: 1, at: 1 })).toEqual(emptyMemory());
   });
 
-  it('keeps what a model\'s line numbers cost where it is under the rule, until the rule holds again or it ages out', () => {
-    let m = withLineNumberCost(emptyMemory(), 'claude-x', 1, 1e12);
-    expect(m).toEqual(emptyMemory());
-    m = withLineNumberCost(m, 'claude-x', 0.72, 1e12);
-    expect(lineNumberCostOf(m, 'claude-x', 1e12 + 5)).toBe(0.72);
-    expect(lineNumberCostOf(m, 'claude-y', 1e12 + 5)).toBe(1);
-    expect(lineNumberCostOf(m, undefined, 1e12 + 5)).toBe(1);
-    expect(lineNumberCostOf(m, 'claude-x', 1e12 + MEMORY_MAX_AGE_MS + 1)).toBe(1);
-    // Kept beside the model's counts, through a save and a load.
-    m = withObservation(m, 'claude-x', { point: [1, 0, 0, 0], tokens: 3, at: 1e12 + 1 });
-    expect(lineNumberCostOf(normalizeMemory(JSON.parse(JSON.stringify(m)), 4), 'claude-x', 1e12 + 5)).toBe(0.72);
-    m = withLineNumberCost(m, 'claude-x', 1, 1e12 + 2);
-    expect(lineNumberCostOf(m, 'claude-x', 1e12 + 5)).toBe(1);
-    expect(m.models['claude-x']?.observations).toHaveLength(1);
-    // `doctor` names it.
-    const told = withLineNumberCost(emptyMemory(), 'claude-x', 0.72, 1e12);
-    expect(memoryFinding('/s/memory.v1.json', told, 1e12 + 5).text).toContain('line numbers cheaper than the rule: claude-x (0.72 of it)');
-    expect(memoryFinding('/s/memory.v1.json', m, 1e12 + 5).text).not.toContain('line numbers');
-    const hostile = { models: { a: { observations: [], lineNumbers: { cost: 0, at: 1 } }, b: { observations: [], lineNumbers: { cost: 1.5, at: 1 } }, c: { observations: [], lineNumbers: 'x' } } };
-    for (const name of ['a', 'b', 'c']) expect(normalizeMemory(hostile, 4).models[name]?.lineNumbers).toBeUndefined();
-  });
+  // What a retry tells of a model's line numbers, each kept the same way (memory.ts, `withTold`): the value, what the
+  // model is taken to cost without it (the rule), and how `doctor` names it.
+  const TOLD = [
+    {
+      what: 'what a model\'s line numbers cost where it is under the rule', field: 'lineNumbers', key: 'cost',
+      set: withLineNumberCost, get: lineNumberCostOf, rule: 1, told: 0.72, invalid: [0, 1.5],
+      doctor: 'line numbers cheaper than the rule: model-x (0.72 of it)', word: 'line numbers',
+    },
+    {
+      what: 'how far a model\'s line numbers cost toward a token a digit', field: 'digits', key: 'split',
+      set: withDigitSplitCost, get: digitSplitCostOf, rule: 0, told: 0.85, invalid: [0, 1.5],
+      doctor: 'line numbers dearer, toward a token a digit: model-x (0.85 of the way)', word: 'digit',
+    },
+    {
+      what: 'what an indented line\'s number costs a model beyond the rule', field: 'indentation', key: 'extra',
+      set: withIndentationCost, get: indentationCostOf, rule: 0, told: 0.95, invalid: [0, 9],
+      doctor: 'line numbers dearer on indented lines: model-x (+0.95 a line)', word: 'indented',
+    },
+  ];
 
-  it('keeps how far a model\'s line numbers cost toward a token a digit, until a retry tells none or it ages out', () => {
-    let m = withDigitSplitCost(emptyMemory(), 'mistral-x', 0, 1e12);
-    expect(m).toEqual(emptyMemory());
-    m = withDigitSplitCost(m, 'mistral-x', 0.85, 1e12);
-    expect(digitSplitCostOf(m, 'mistral-x', 1e12 + 5)).toBe(0.85);
-    expect(digitSplitCostOf(m, 'claude-y', 1e12 + 5)).toBe(0);
-    expect(digitSplitCostOf(m, undefined, 1e12 + 5)).toBe(0);
-    expect(digitSplitCostOf(m, 'mistral-x', 1e12 + MEMORY_MAX_AGE_MS + 1)).toBe(0);
-    // Kept beside the model's counts and its indented lines' cost, through a save and a load.
-    m = withIndentationCost(withObservation(m, 'mistral-x', { point: [1, 0, 0, 0], tokens: 3, at: 1e12 + 1 }), 'mistral-x', 0.5, 1e12 + 1);
-    const loaded = normalizeMemory(JSON.parse(JSON.stringify(m)), 4);
-    expect(digitSplitCostOf(loaded, 'mistral-x', 1e12 + 5)).toBe(0.85);
-    expect(indentationCostOf(loaded, 'mistral-x', 1e12 + 5)).toBe(0.5);
-    expect(memoryFinding('/s/memory.v1.json', m, 1e12 + 5).text).toContain('line numbers dearer, toward a token a digit: mistral-x (0.85 of the way)');
-    m = withDigitSplitCost(m, 'mistral-x', 0, 1e12 + 2);
-    expect(digitSplitCostOf(m, 'mistral-x', 1e12 + 5)).toBe(0);
-    expect(m.models['mistral-x']?.observations).toHaveLength(1);
-    expect(memoryFinding('/s/memory.v1.json', m, 1e12 + 5).text).not.toContain('digit');
-    const hostile = { models: { a: { observations: [], digits: { split: 0, at: 1 } }, b: { observations: [], digits: { split: 1.5, at: 1 } }, c: { observations: [], digits: 'x' }, d: { observations: [], digits: { split: 0.5, at: null } } } };
-    for (const name of ['a', 'b', 'c', 'd']) expect(normalizeMemory(hostile, 4).models[name]?.digits).toBeUndefined();
-  });
+  for (const t of TOLD) {
+    it(`keeps ${t.what}, until a retry tells the rule again or it ages out`, () => {
+      let m = t.set(emptyMemory(), 'model-x', t.rule, 1e12);
+      expect(m).toEqual(emptyMemory());
+      m = t.set(m, 'model-x', t.told, 1e12);
+      expect(t.get(m, 'model-x', 1e12 + 5)).toBe(t.told);
+      expect(t.get(m, 'model-y', 1e12 + 5)).toBe(t.rule);
+      expect(t.get(m, undefined, 1e12 + 5)).toBe(t.rule);
+      expect(t.get(m, 'model-x', 1e12 + MEMORY_MAX_AGE_MS + 1)).toBe(t.rule);
+      m = withObservation(m, 'model-x', { point: [1, 0, 0, 0], tokens: 3, at: 1e12 + 1 });
+      expect(memoryFinding('/s/memory.v1.json', m, 1e12 + 5).text).toContain(t.doctor);
+      // The rule told again: forgotten, and the model's counts kept.
+      m = t.set(m, 'model-x', t.rule, 1e12 + 2);
+      expect(t.get(m, 'model-x', 1e12 + 5)).toBe(t.rule);
+      expect(m.models['model-x']?.observations).toHaveLength(1);
+      expect(memoryFinding('/s/memory.v1.json', m, 1e12 + 5).text).not.toContain(t.word);
+      const hostile = [...t.invalid.map((v) => ({ [t.key]: v, at: 1 })), 'x', { [t.key]: t.told, at: 'x' }];
+      for (const bad of hostile) {
+        const raw = { models: { m: { observations: [], [t.field]: bad } } };
+        expect(normalizeMemory(raw, 4).models.m?.[t.field as keyof ModelMemory]).toBeUndefined();
+      }
+    });
+  }
 
-  it('keeps what an indented line\'s number costs a model beyond the rule, until a retry tells none or it ages out', () => {
-    let m = withIndentationCost(emptyMemory(), 'claude-x', 0, 1e12);
-    expect(m).toEqual(emptyMemory());
-    m = withIndentationCost(m, 'claude-x', 0.95, 1e12);
-    expect(indentationCostOf(m, 'claude-x', 1e12 + 5)).toBe(0.95);
-    expect(indentationCostOf(m, 'claude-y', 1e12 + 5)).toBe(0);
-    expect(indentationCostOf(m, undefined, 1e12 + 5)).toBe(0);
-    expect(indentationCostOf(m, 'claude-x', 1e12 + MEMORY_MAX_AGE_MS + 1)).toBe(0);
-    // Kept beside the model's counts and line-number cost, through a save and a load.
-    m = withLineNumberCost(withObservation(m, 'claude-x', { point: [1, 0, 0, 0], tokens: 3, at: 1e12 + 1 }), 'claude-x', 0.9, 1e12 + 1);
+  it('keeps what retries told of a model side by side, with its counts, through a save and a load', () => {
+    let m = withObservation(emptyMemory(), 'model-x', { point: [1, 0, 0, 0], tokens: 3, at: 1e12 });
+    for (const t of TOLD) m = t.set(m, 'model-x', t.told, 1e12 + 1);
     const loaded = normalizeMemory(JSON.parse(JSON.stringify(m)), 4);
-    expect(indentationCostOf(loaded, 'claude-x', 1e12 + 5)).toBe(0.95);
-    expect(lineNumberCostOf(loaded, 'claude-x', 1e12 + 5)).toBe(0.9);
-    // `doctor` names it.
-    expect(memoryFinding('/s/memory.v1.json', m, 1e12 + 5).text).toContain('line numbers dearer on indented lines: claude-x (+0.95 a line)');
-    m = withIndentationCost(m, 'claude-x', 0, 1e12 + 2);
-    expect(indentationCostOf(m, 'claude-x', 1e12 + 5)).toBe(0);
-    expect(m.models['claude-x']?.observations).toHaveLength(1);
-    expect(memoryFinding('/s/memory.v1.json', m, 1e12 + 5).text).not.toContain('indented');
-    const hostile = { models: { a: { observations: [], indentation: { extra: 0, at: 1 } }, b: { observations: [], indentation: { extra: 9, at: 1 } }, c: { observations: [], indentation: 'x' }, d: { observations: [], indentation: { extra: 1, at: 'x' } } } };
-    for (const name of ['a', 'b', 'c', 'd']) expect(normalizeMemory(hostile, 4).models[name]?.indentation).toBeUndefined();
+    for (const t of TOLD) expect(t.get(loaded, 'model-x', 1e12 + 5), t.field).toBe(t.told);
+    expect(observationsOf(loaded, 'model-x', 1e12 + 5)).toHaveLength(1);
   });
 
   it('a damaged or hostile file yields only its well-formed entries', () => {
