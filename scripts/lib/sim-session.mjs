@@ -162,6 +162,15 @@ export function simulateSession(o) {
         attachment: { type: 'read_truncation_notice', banner: r.banner, toolUseID: id },
       })}\n`);
     }
+    // Each hook's context, as the engine records it (docs/ENGINE.md §9.5): the next hooks read it back.
+    for (const [event, text] of [['PreToolUse', preContext], [r.isError ? 'PostToolUseFailure' : 'PostToolUse', postContext]]) {
+      if (text === undefined) continue;
+      appendFileSync(transcript, `${JSON.stringify({
+        parentUuid: parent, isSidechain: false, type: 'attachment', uuid: `${sessionId}-${event}${ids}`, sessionId, cwd,
+        timestamp: new Date(clock.t).toISOString(),
+        attachment: { type: 'hook_additional_context', content: [text], hookName: `${event}:Read`, toolUseID: id, hookEvent: event },
+      })}\n`);
+    }
     const context = [
       preContext === undefined ? undefined : hookContext('PreToolUse', preContext),
       'banner' in r ? r.banner : undefined,

@@ -4,6 +4,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isRecord } from '../state/record.js';
+import { PREFIX } from './note.js';
 
 /** The tool_use is among the last lines written: the tail is enough, whatever the transcript's size. */
 const TAIL_BYTES = 1024 * 1024;
@@ -235,6 +236,7 @@ export function findResultTokens(jsonl: string, toolUseId: string): ResultTokens
   if (!call || !calling) return undefined;
   const { before, from } = calling;
   let read = from;
+  const otherNotes: string[] = [];
   for (const line of jsonl.slice(from + 1).split('\n')) {
     read += line.length + 1;
     let record: unknown;
@@ -244,6 +246,7 @@ export function findResultTokens(jsonl: string, toolUseId: string): ResultTokens
       continue;
     }
     if (!isRecord(record) || conversationOf(record) !== call.conversation) continue;
+    otherNotes.push(...notesOfOtherHooks(record));
     if (record.type === 'user' && isRecord(record.message) && Array.isArray(record.message.content)) {
       const other = record.message.content.some(
         (b) => isRecord(b) && b.type === 'tool_result' && b.tool_use_id !== toolUseId,
@@ -259,10 +262,30 @@ export function findResultTokens(jsonl: string, toolUseId: string): ResultTokens
     const after = usageOf(message.usage);
     if (!after) return undefined;
     const added = after.input - before.input - before.written;
-    return added > 0 ? { tokens: added, model: call.model } : undefined;
+    return added > 0 ? { tokens: added, model: call.model, otherNotes } : undefined;
   }
   return undefined;
 }
+
+/** The notes of hooks other than ours in an attachment record, each as the model reads it, after the engine's
+ * framing (docs/ENGINE.md §7.4, §9.5). Ours are left out: each is one line that starts with `PREFIX`, and the
+ * margins were measured with their tokens in the usage (usage.ts, `otherNotesTokens`). So is a note the engine may
+ * have sent as a preview of a saved file (over `PREVIEWED_NOTE_CHARS`): the model did not read all of it. */
+function notesOfOtherHooks(record: Record<string, unknown>): string[] {
+  const a = record.type === 'attachment' && isRecord(record.attachment) ? record.attachment : undefined;
+  if (a?.type !== 'hook_additional_context') return [];
+  const hook = typeof a.hookName === 'string' ? a.hookName : '';
+  const parts = Array.isArray(a.content) ? a.content : [a.content];
+  if (parts.some((p) => typeof p === 'string' && p.length > PREVIEWED_NOTE_CHARS)) return [];
+  const others = parts
+    .filter((p): p is string => typeof p === 'string')
+    .map((p) => p.split('\n').filter((line) => !line.startsWith(PREFIX)).join('\n'))
+    .filter((p) => p.trim() !== '');
+  return others.map((p) => `${hook} hook additional context: ${p}`);
+}
+
+/** Over this many characters, a hook's context reaches the model as a saved file and a preview (docs/ENGINE.md 7.4). */
+const PREVIEWED_NOTE_CHARS = 10_000;
 
 /** The usage of the request that made the call, and where its message's last record ends; undefined unless the
  * call was its message's only one and the record carries a usage. */
@@ -305,6 +328,9 @@ export interface ResultTokens {
   tokens: number;
   /** The model that made the call: whose tokens these are. */
   model: string | undefined;
+  /** Other hooks' notes that joined the result in the next request, as the model reads them (after the engine's
+   * framing): their tokens are in `tokens` too. Not ours (`notesOfOtherHooks`). */
+  otherNotes: string[];
 }
 
 const SHRINKS = ['"tool_results_cut"', 'clear_tool_uses', 'compact_boundary'];

@@ -45,9 +45,10 @@ function reading(
     digitsApart = false,
     stateOf = name,
     counter,
+    otherNote,
   }: {
     path?: string; refuses?: boolean; lateMs?: number; numbersCost?: number; indentCost?: number;
-    digitsApart?: boolean; stateOf?: string; counter?: (text: string) => number;
+    digitsApart?: boolean; stateOf?: string; counter?: (text: string) => number; otherNote?: string;
   } = {},
 ) {
   const session = `sess-${name}`;
@@ -86,8 +87,15 @@ function reading(
     appendFileSync(transcript, `${JSON.stringify({ type: 'user', message: { role: 'user',
       content: [{ type: 'tool_result', tool_use_id: id, content: result }] } })}\n`);
     const note: string = post.json?.hookSpecificOutput?.additionalContext ?? '';
-    // The note joins the result in the next request, with the engine's words before it (docs/ENGINE.md 7.4).
-    const joined = note ? `PostToolUse:Read hook additional context: ${note}` : '';
+    // The note, and another hook's (`otherNote`), join the result in the next request, with the engine's words
+    // before each (docs/ENGINE.md 7.4); the transcript records each as an attachment (9.5).
+    const notes = [note, otherNote ?? ''].filter(Boolean);
+    const joined = notes.map((text) => `PostToolUse:Read hook additional context: ${text}`).join('\n');
+    for (const text of notes) {
+      appendFileSync(transcript, `${JSON.stringify({ type: 'attachment', attachment: {
+        type: 'hook_additional_context', content: [text], hookName: 'PostToolUse:Read', toolUseID: id,
+        hookEvent: 'PostToolUse' } })}\n`);
+    }
     // The numbering as a tokenizer counts it, and `pre` takes it off the usage: a token for each group of three
     // digits of a line's number, and one for the tab after it before a digit or punctuation (a word joins it). A
     // model may count them cheaper (`numbersCost`).
@@ -306,6 +314,22 @@ describe('the usage of the request that carried a result teaches the file\'s den
     const third = read(second.next!);
     expect(third.first).toBe(1_001 + second.lines);
     expect(third.refused).toBe(false);
+  });
+
+  it('another hook\'s note that joined a result is not read as its text: the next window is as full', () => {
+    // Another hook adds 6,000 characters of context to every Read, about 1,200 tokens: read as the window's own text,
+    // they would size the next window about 5% short of the cap. (Our own note stays in the usage: usage.ts.)
+    const otherNote = `lint: ${'the file follows the project style guide; no action is needed for this read. '.repeat(75)}`;
+    const o200k = countText('o200k');
+    const plain = reading('joined-none', 4, { counter: o200k });
+    const noted = reading('joined-other', 4, { counter: o200k, otherNote });
+    const [a, b] = [plain, noted].map((read) => {
+      const first = read({ offset: 1, limit: 12_000 });
+      return read(first.next!);
+    });
+    expect(b!.first).toBe(a!.first);
+    expect(b!.clampedTo).toBeDefined();
+    expect(b!.lines).toBeGreaterThan(a!.lines * 0.99);
   });
 
   it('an engine that records no usage: the continuation is named by the estimate and runs as named', () => {

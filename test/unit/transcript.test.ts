@@ -111,7 +111,42 @@ describe('findResultTokens: what a tool result added to the model\'s next reques
       JSON.stringify({ type: 'attachment', attachment: { type: 'hook_additional_context', content: ['note'] } }),
       assistant('msg_2', ['toolu_B'], usage(100, 40, { cache_read_input_tokens: 25_000, cache_creation_input_tokens: 7_000 })),
     ].join('\n');
-    expect(findResultTokens(jsonl, 'toolu_A')).toEqual({ tokens: 100 + 25_000 + 7_000 - 20_000 - 50, model: 'm' });
+    expect(findResultTokens(jsonl, 'toolu_A')).toEqual({
+      tokens: 100 + 25_000 + 7_000 - 20_000 - 50,
+      model: 'm',
+      otherNotes: [' hook additional context: note'],
+    });
+  });
+
+  it('names the notes of other hooks that joined the result, as the model reads them, and not ours', () => {
+    const attachment = (a: object, extra: object = {}) => JSON.stringify({ type: 'attachment', attachment: a, ...extra });
+    const context = (event: string, content: unknown) =>
+      attachment({ type: 'hook_additional_context', content, hookName: `${event}:Read`, toolUseID: 'toolu_A', hookEvent: event });
+    const jsonl = [
+      assistant('msg_1', ['toolu_A'], usage(20_000, 50)),
+      context('PreToolUse', ['trimmed']),
+      result('toolu_A'),
+      context('PostToolUse', ['read-ceiling-pager: lines 1-9', 'another plugin\'s note']),
+      // Several hooks' notes of one event, joined by newlines in one part (docs/ENGINE.md §7.4).
+      context('PostToolUse', ['a linter\'s note\nread-ceiling-pager: offset=10 limit=5 reads on.\nits second line']),
+      context('PostToolUse', ['read-ceiling-pager: only ours']),
+      context('PostToolUse', 'a part not in a list'),
+      context('PostToolUse', [42, { text: 'not text' }]),
+      // Over 10,000 characters the model reads a preview of a saved file: not all of it joined the result.
+      context('PostToolUse', ['x'.repeat(10_001)]),
+      attachment({ type: 'read_truncation_notice', banner: '[Truncated: PARTIAL view — …]', toolUseID: 'toolu_A' }),
+      attachment({ type: 'hook_success', stdout: '{"hookSpecificOutput":{}}' }),
+      // A subagent's note is its own conversation's.
+      attachment({ type: 'hook_additional_context', content: ['sidechain'], hookName: 'PostToolUse:Read' }, { isSidechain: true, agentId: 'a1' }),
+      assistant('msg_2', ['toolu_B'], usage(26_000)),
+      context('PostToolUse', ['the next call\'s note']),
+    ].join('\n');
+    expect(findResultTokens(jsonl, 'toolu_A')?.otherNotes).toEqual([
+      'PreToolUse:Read hook additional context: trimmed',
+      'PostToolUse:Read hook additional context: another plugin\'s note',
+      'PostToolUse:Read hook additional context: a linter\'s note\nits second line',
+      'PostToolUse:Read hook additional context: a part not in a list',
+    ]);
   });
 
   it('a subagent\'s records in between are another conversation: the next reply of this one counts', () => {
