@@ -270,15 +270,16 @@ export function findResultTokens(jsonl: string, toolUseId: string): ResultTokens
 /** The notes of hooks other than ours in an attachment record, each as the model reads it, after the engine's
  * framing (docs/ENGINE.md §7.4, §9.5). Ours are left out: each is one line that starts with `PREFIX`, and the
  * margins were measured with their tokens in the usage (usage.ts, `otherNotesTokens`). So is a note the engine may
- * have sent as a preview of a saved file (over `PREVIEWED_NOTE_CHARS`): the model did not read all of it. */
+ * have sent as a preview of a saved file (over `PREVIEWED_NOTE_CHARS` in all): the model did not read all of it. */
 function notesOfOtherHooks(record: Record<string, unknown>): string[] {
   const a = record.type === 'attachment' && isRecord(record.attachment) ? record.attachment : undefined;
   if (a?.type !== 'hook_additional_context') return [];
   const hook = typeof a.hookName === 'string' ? a.hookName : '';
   const parts = Array.isArray(a.content) ? a.content : [a.content];
-  if (parts.some((p) => typeof p === 'string' && p.length > PREVIEWED_NOTE_CHARS)) return [];
-  const others = parts
-    .filter((p): p is string => typeof p === 'string')
+  const texts = parts.filter((p): p is string => typeof p === 'string');
+  // The limit is taken over the record's notes together: the engine joins several hooks' notes of one event.
+  if (texts.reduce((n, p) => n + p.length, 0) > PREVIEWED_NOTE_CHARS) return [];
+  const others = texts
     .map((p) => p.split('\n').filter((line) => !line.startsWith(PREFIX)).join('\n'))
     .filter((p) => p.trim() !== '');
   return others.map((p) => `${hook} hook additional context: ${p}`);

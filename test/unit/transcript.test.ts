@@ -134,6 +134,7 @@ describe('findResultTokens: what a tool result added to the model\'s next reques
       context('PostToolUse', [42, { text: 'not text' }]),
       // Over 10,000 characters the model reads a preview of a saved file: not all of it joined the result.
       context('PostToolUse', ['x'.repeat(10_001)]),
+      context('PostToolUse', ['y'.repeat(6_000), 'z'.repeat(6_000)]),
       attachment({ type: 'read_truncation_notice', banner: '[Truncated: PARTIAL view — …]', toolUseID: 'toolu_A' }),
       attachment({ type: 'hook_success', stdout: '{"hookSpecificOutput":{}}' }),
       // A subagent's note is its own conversation's.
