@@ -269,15 +269,15 @@ export function findResultTokens(jsonl: string, toolUseId: string): ResultTokens
 
 /** The notes of hooks other than ours in an attachment record, each as the model reads it, after the engine's
  * framing (docs/ENGINE.md §7.4, §9.5). Ours are left out: each is one line that starts with `PREFIX`, and the
- * margins were measured with their tokens in the usage (usage.ts, `otherNotesTokens`). So is a note the engine may
- * have sent as a preview of a saved file (over `PREVIEWED_NOTE_CHARS` in all): the model did not read all of it. */
+ * margins were measured with their tokens in the usage (usage.ts, `otherNotesTokens`). The record holds what the
+ * model read: a hook's note over 10,000 characters as the engine's `<persisted-output>` preview of it (2.1.332). A
+ * record over that (`PREVIEWED_NOTE_CHARS`, its notes together) is left in: not all of it may have been read. */
 function notesOfOtherHooks(record: Record<string, unknown>): string[] {
   const a = record.type === 'attachment' && isRecord(record.attachment) ? record.attachment : undefined;
   if (a?.type !== 'hook_additional_context') return [];
   const hook = typeof a.hookName === 'string' ? a.hookName : '';
   const parts = Array.isArray(a.content) ? a.content : [a.content];
   const texts = parts.filter((p): p is string => typeof p === 'string');
-  // The limit is taken over the record's notes together: the engine joins several hooks' notes of one event.
   if (texts.reduce((n, p) => n + p.length, 0) > PREVIEWED_NOTE_CHARS) return [];
   const others = texts
     .map((p) => p.split('\n').filter((line) => !line.startsWith(PREFIX)).join('\n'))
@@ -285,7 +285,7 @@ function notesOfOtherHooks(record: Record<string, unknown>): string[] {
   return others.map((p) => `${hook} hook additional context: ${p}`);
 }
 
-/** Over this many characters, a hook's context reaches the model as a saved file and a preview (docs/ENGINE.md 7.4). */
+/** Over this many characters, a hook's note reaches the model as a saved file and a preview (docs/ENGINE.md 7.4). */
 const PREVIEWED_NOTE_CHARS = 10_000;
 
 /** The usage of the request that made the call, and where its message's last record ends; undefined unless the

@@ -132,9 +132,12 @@ describe('findResultTokens: what a tool result added to the model\'s next reques
       context('PostToolUse', ['read-ceiling-pager: only ours']),
       context('PostToolUse', 'a part not in a list'),
       context('PostToolUse', [42, { text: 'not text' }]),
-      // Over 10,000 characters the model reads a preview of a saved file: not all of it joined the result.
+      // A record over 10,000 characters: the engine sends such a note as a preview of a saved file (and records the
+      // preview), so this one may not have been read whole.
       context('PostToolUse', ['x'.repeat(10_001)]),
       context('PostToolUse', ['y'.repeat(6_000), 'z'.repeat(6_000)]),
+      // What 2.1.332 records for a note of 12,000 characters: the preview the model read.
+      context('PostToolUse', ['<persisted-output>\nOutput too large (11.7KB). Preview (first 2KB):\nlint: ok\n</persisted-output>']),
       attachment({ type: 'read_truncation_notice', banner: '[Truncated: PARTIAL view — …]', toolUseID: 'toolu_A' }),
       attachment({ type: 'hook_success', stdout: '{"hookSpecificOutput":{}}' }),
       // A subagent's note is its own conversation's.
@@ -147,6 +150,7 @@ describe('findResultTokens: what a tool result added to the model\'s next reques
       'PostToolUse:Read hook additional context: another plugin\'s note',
       'PostToolUse:Read hook additional context: a linter\'s note\nits second line',
       'PostToolUse:Read hook additional context: a part not in a list',
+      'PostToolUse:Read hook additional context: <persisted-output>\nOutput too large (11.7KB). Preview (first 2KB):\nlint: ok\n</persisted-output>',
     ]);
   });
 
