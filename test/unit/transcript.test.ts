@@ -127,7 +127,8 @@ describe('findResultTokens: what a tool result added to the model\'s next reques
       context('PreToolUse', ['trimmed']),
       result('toolu_A'),
       context('PostToolUse', ['read-ceiling-pager: lines 1-9', 'another plugin\'s note']),
-      // Several hooks' notes of one event, joined by newlines in one part (docs/ENGINE.md §7.4).
+      // Several hooks' notes in one part, joined by newlines as the model's message joins them (docs/ENGINE.md §7.4;
+      // 2.1.332 records each hook's note on its own).
       context('PostToolUse', ['a linter\'s note\nread-ceiling-pager: offset=10 limit=5 reads on.\nits second line']),
       context('PostToolUse', ['read-ceiling-pager: only ours']),
       context('PostToolUse', 'a part not in a list'),
