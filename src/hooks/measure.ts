@@ -639,6 +639,7 @@ export function usageRatio(
       shares: number[];
       sample: boolean;
       point: number;
+      chars: number;
       numbering: number;
       split: number;
       indented: number;
@@ -661,6 +662,7 @@ export function usageRatio(
     shares: roundedShares(m.groups),
     sample,
     point: m.pointTokens,
+    chars: m.chars,
     numbering,
     split,
     indented: m.indentedLines,

@@ -1,7 +1,7 @@
 // Learning a file's density from what the transcript records after the hooks ran: the usage (docs/ENGINE.md 9.7;
 // `post` keeps each window that came back whole, the file's next hook, `pre` or `post`, reads what that window's
 // result added to the model's next request), and a partial page's banner (the engine's count of the whole file).
-import { countedByLength } from '../estimate/cap.js';
+import { countedByLength, neverCountedChars, resolveCap } from '../estimate/cap.js';
 import { estimateTokens } from '../estimate/density.js';
 import { shareDistance } from '../estimate/groups.js';
 import { CALM_STEPS, CHANGED_TEXT_DISTANCE, SAME_TEXT_DISTANCE, STEADY_STEPS } from '../estimate/weights.js';
@@ -126,7 +126,9 @@ function learnFromUsage(
   if (!result) return undefined;
   const model = result.model ?? state.model;
   const tokens = result.tokens - otherNotesTokens(result.otherNotes);
-  const usage = usageWithLineNumbers(path, seen, tokens, before, model, ctx);
+  const read = usageWithLineNumbers(path, seen, tokens, before, model, ctx);
+  const cap = resolveCap(ctx.env, state.cap).cap;
+  const usage = read && { ...read, ratio: boundedByCap(read.ratio, read.point, read.chars, cap, path) };
   // A window that is no sample of its text (a few long lines of minified code, each a module of its own) says little
   // of the next one's: its density is kept like a count's, with the plain margin, and not taught again by the next
   // such window; a window of many lines after it teaches the file anew (`takenFromFewLines`).
@@ -166,6 +168,21 @@ function learnFromUsage(
     ctx.store.updateMemory((m) => withFile(m, path, kept));
   }
   return learned;
+}
+
+/** How far over the cap the usage of a window the engine counted and returned may read its text. The engine refuses
+ * every window it counts over the cap, so what the usage reads beyond that is not the window's text: line numbers
+ * that cost the model more than the rule takes off (a token a digit under Mistral's tokenizer: up to 40% of a window
+ * of code), or notes. A few percent over is left alone: our own note and the engine's framing, with which the
+ * margins were measured. */
+export const ACCEPTED_SLACK = 1.05;
+
+/** A window's density read from its usage, bounded by the cap where the engine counted the window and returned it
+ * (`chars` at or over the skip rule's floor): past `ACCEPTED_SLACK` times the cap, the usage overstates its text.
+ * Pure. */
+export function boundedByCap(ratio: number, point: number, chars: number, cap: number, path: string): number {
+  if (chars < neverCountedChars(cap, path) || point <= 0) return ratio;
+  return Math.min(ratio, (cap * ACCEPTED_SLACK) / point);
 }
 
 /** The least tokens any model measured counts for the estimate of a note: the pager's own notes (English, a path

@@ -213,12 +213,16 @@ describe('the usage of the request that carried a result teaches the file\'s den
   });
 
   it('a dense count: the named continuation is clamped before the engine would refuse it, and the note goes on', () => {
-    const counted = threeWindows('dense', 2.2);
+    // Denser than the estimate, yet not so dense that the engine would have refused the first window (sized by the
+    // estimate): a window it returned counted under the cap (usage.ts, `boundedByCap`).
+    const dense = 3.3;
+    const counted = threeWindows('dense', dense);
+    expect(counted.first.chars / dense).toBeLessThan(25_000);
     expect(counted.second.clampedTo).toBeLessThan(counted.first.next!.limit);
     // What it holds by the usage's count is the cap's worth, within the margin kept for text like the first window's
     // (the estimate of one window of prose is not the next one's to the percent).
-    expect(counted.second.chars / 2.2).toBeLessThan(25_000 * SAME_TEXT_SAFETY);
-    expect(counted.second.chars / 2.2).toBeGreaterThan(25_000 * 0.93);
+    expect(counted.second.chars / dense).toBeLessThan(25_000 * SAME_TEXT_SAFETY);
+    expect(counted.second.chars / dense).toBeGreaterThan(25_000 * 0.93);
     // Nothing is lost: the note after the clamped continuation names the line after it.
     const secondFirst = counted.first.next!.offset;
     expect(counted.third).toBeDefined();
@@ -330,6 +334,22 @@ describe('the usage of the request that carried a result teaches the file\'s den
     expect(b!.first).toBe(a!.first);
     expect(b!.clampedTo).toBeDefined();
     expect(b!.lines).toBeGreaterThan(a!.lines * 0.99);
+  });
+
+  it('a window the engine returned held no more than the cap: a usage that reads it far over is bounded there', () => {
+    // Short lines, and a model whose line numbers cost a token a digit and one for the tab (Mistral's): the usage of
+    // the first window, read with the rule's line numbers, says its text counted far over the cap. The engine would
+    // have refused that, so the rest is not the window's text, and the next window is not sized as if it were.
+    const short = join(dir, 'short-lines.txt');
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma'];
+    writeFileSync(short, Array.from({ length: 12_000 }, (_, i) => `${words[i % 6]} ${words[(i * 7) % 6]} ${i % 97}`).join('\n'));
+    const got = readAll(reading('bounded', 2.5, { path: short, digitsApart: true, refuses: true }));
+    expect(got.filter((w) => w.refused)).toEqual([]);
+    for (let i = 1; i < got.length; i++) expect(got[i]!.first).toBe(got[i - 1]!.first + got[i - 1]!.lines);
+    // The first window, sized by the estimate, held 22,700 tokens of text; the usage read it as 34,000. The second
+    // holds 21,000 (16,000 without the bound).
+    expect(got[1]!.lines).toBeGreaterThan(got[0]!.lines * 0.9);
+    expect(got[1]!.chars / 2.5).toBeGreaterThan(25_000 * 0.8);
   });
 
   it('an engine that records no usage: the continuation is named by the estimate and runs as named', () => {

@@ -12,7 +12,7 @@ import {
   lineNumberTokens, measureWindow, ratioOfUsage, usageRatio,
 } from '../../src/hooks/measure';
 import { MAX_INDENTATION_COST } from '../../src/state/memory';
-import { awaitCallRecord } from '../../src/hooks/usage';
+import { ACCEPTED_SLACK, awaitCallRecord, boundedByCap } from '../../src/hooks/usage';
 import { HELD_OUT, REAL, claudeDense } from '../../scripts/lib/tokenizers.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'rcp-usage-unit-'));
@@ -60,6 +60,27 @@ describe('usageRatio', () => {
   it('nothing when the figure cannot be the result\'s own (something else grew or shrank the conversation)', () => {
     expect(usageRatio(path, { first: 1, lines: 400 }, point * 0.1, Date.now() + 5000)).toBeUndefined();
     expect(usageRatio(path, { first: 1, lines: 400 }, point * 5, Date.now() + 5000)).toBeUndefined();
+  });
+});
+
+describe('boundedByCap: a window the engine counted and returned held no more than the cap', () => {
+  it('a usage that reads the window far over the cap is bounded there (the rest is not its text)', () => {
+    // 20,000 estimated tokens, 30,000 characters: counted. A usage read at 1.6 a token says 32,000: the engine would
+    // have refused that. Bounded at the cap and its slack: 25,000 * 1.05 / 20,000.
+    expect(boundedByCap(1.6, 20_000, 30_000, 25_000, 'a.ts')).toBeCloseTo((25_000 * ACCEPTED_SLACK) / 20_000, 10);
+    expect(boundedByCap(1.6, 20_000, 30_000, 10_000, 'a.ts')).toBeCloseTo((10_000 * ACCEPTED_SLACK) / 20_000, 10);
+  });
+
+  it('a usage a few percent over the cap, or under it, stands: our note and the framing are in it', () => {
+    expect(boundedByCap(1.3, 20_000, 30_000, 25_000, 'a.ts')).toBe(1.3);
+    expect(boundedByCap(0.8, 20_000, 30_000, 25_000, 'a.ts')).toBe(0.8);
+  });
+
+  it('a window under the skip rule\'s floor was never counted: its usage stands however high', () => {
+    // The floor is the cap in characters, half of it for JSON.
+    expect(boundedByCap(4, 10_000, 24_999, 25_000, 'a.ts')).toBe(4);
+    expect(boundedByCap(4, 10_000, 12_499, 25_000, 'a.json')).toBe(4);
+    expect(boundedByCap(4, 10_000, 12_500, 25_000, 'a.json')).toBeCloseTo((25_000 * ACCEPTED_SLACK) / 10_000, 10);
   });
 });
 
