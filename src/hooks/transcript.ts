@@ -1,6 +1,6 @@
 // The model's own tool input, read back from the session transcript. The post hooks see only the input that
 // ran; when another hook shortened a window, the transcript still holds what the model asked for (the engine
-// writes the assistant's tool_use line before it runs any hook).
+// writes the assistant's tool_use line while the call runs: a hook may have to wait for it, `callOnceWritten`).
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isRecord } from '../state/record.js';
@@ -9,8 +9,42 @@ import { PREFIX } from './note.js';
 /** The tool_use is among the last lines written: the tail is enough, whatever the transcript's size. */
 const TAIL_BYTES = 1024 * 1024;
 
+/** The model's own input for a call: its record, waited for when it may yet come (`callOnceWritten`). */
 export function modelInput(transcriptPath: unknown, toolUseId: string): Record<string, unknown> | undefined {
-  return modelCall(transcriptPath, toolUseId)?.input;
+  return callOnceWritten(transcriptPath, toolUseId)?.input;
+}
+
+/** How long a hook waits, at most, for the record of the model's reply that made its call. The engine writes it while
+ * the call runs, not before its hooks (docs/ENGINE.md §9.1): on the real engine (2.1.332) `pre` starts 50-60 ms before
+ * it lands (until `pre` waited for it, the second window of every file in `e2e/whole-oracle.test.ts` was sized by the
+ * estimate, as if no usage had been recorded), and a Read the engine does not count (no count_tokens request) can
+ * end, and its post hooks start, before it lands too: a hook that read the transcript at once missed it for 10 of 12
+ * such Reads, the pager's `post` for 1 of 24. */
+export const CALL_RECORD_WAIT_MS = 500;
+const CALL_RECORD_POLL_MS = 10;
+
+/** The model's call `toolUseId` once the transcript holds it, polled for up to `CALL_RECORD_WAIT_MS`; undefined
+ * when it did not come in that time. */
+export function awaitModelCall(transcriptPath: string, toolUseId: string): ModelCall | undefined {
+  const until = Date.now() + CALL_RECORD_WAIT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    const call = modelCall(transcriptPath, toolUseId);
+    if (call !== undefined || Date.now() >= until) return call;
+    Atomics.wait(pause, 0, 0, CALL_RECORD_POLL_MS);
+  }
+}
+
+/** The model's call `toolUseId`, waited for (`awaitModelCall`) when the transcript holds the conversation but not
+ * this call yet: its record is on its way (for the session's first call, the user's prompt is there before it). A
+ * transcript that holds no message (kept elsewhere, or not written) is not waited on. */
+export function callOnceWritten(transcriptPath: unknown, toolUseId: string): ModelCall | undefined {
+  if (typeof transcriptPath !== 'string') return undefined;
+  const tail = readTailBytes(transcriptPath, TAIL_BYTES)?.toString('utf8');
+  if (tail === undefined) return undefined;
+  const call = findToolUse(tail, toolUseId);
+  if (call !== undefined || !/"type":"(?:user|assistant)"/.test(tail)) return call;
+  return awaitModelCall(transcriptPath, toolUseId);
 }
 
 /** The model's own tool_use input, and the name of the model that wrote it (its counts are the ones the engine

@@ -42,7 +42,7 @@ import {
   remember,
   usageRatio,
 } from './measure.js';
-import { bannerCount, modelCall, resultTokens, transcriptSize } from './transcript.js';
+import { awaitModelCall, bannerCount, modelCall, resultTokens, transcriptSize } from './transcript.js';
 
 /** What the learning steps read of a hook's event. */
 type TranscriptEvent = { session_id: string; transcript_path?: string | undefined; tool_use_id: string };
@@ -53,7 +53,7 @@ type TranscriptEvent = { session_id: string; transcript_path?: string | undefine
  * written yet (the engine writes records asynchronously): the file's density is then unknown. With `waitForCall`
  * (`pre`), when nothing could be learned though something was to be, it tries again once the record of the reply
  * that made this very call is in the transcript (it holds the usage of the last window's result): at once when it
- * came while the transcript was read, else after waiting up to `CALL_RECORD_WAIT_MS` for it. */
+ * came while the transcript was read, else after waiting up to `CALL_RECORD_WAIT_MS` (transcript.ts) for it. */
 export function learnFromTranscript(
   event: TranscriptEvent,
   path: string,
@@ -80,12 +80,6 @@ export function learnFromTranscript(
   return awaitCallRecord(event.transcript_path, event.tool_use_id, earlier, readAt) ? learn() : told;
 }
 
-/** How long `pre` waits, at most, for the record of the reply that made its call. On the real engine (2.1.332) the
- * hook often starts a few milliseconds before that record is on disk: the second window of a reading was then sized
- * by the estimate, in every file of `e2e/whole-oracle.test.ts`, as if no usage had been recorded. */
-export const CALL_RECORD_WAIT_MS = 500;
-const CALL_RECORD_POLL_MS = 10;
-
 /** True once the transcript holds the model's call `toolUseId` and has grown since it was `readAt` bytes long (the
  * record may have come since it was read: on the real engine it often comes within those few milliseconds), waited
  * for up to `CALL_RECORD_WAIT_MS`. False at once when it held that call and has not grown (reading it again would
@@ -95,13 +89,7 @@ export function awaitCallRecord(transcriptPath: unknown, toolUseId: string, earl
   if (typeof transcriptPath !== 'string') return false;
   if (modelCall(transcriptPath, toolUseId) !== undefined) return transcriptSize(transcriptPath) !== readAt;
   if (modelCall(transcriptPath, earlier) === undefined) return false;
-  const until = Date.now() + CALL_RECORD_WAIT_MS;
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (;;) {
-    Atomics.wait(pause, 0, 0, CALL_RECORD_POLL_MS);
-    if (modelCall(transcriptPath, toolUseId) !== undefined) return true;
-    if (Date.now() >= until) return false;
-  }
+  return awaitModelCall(transcriptPath, toolUseId) !== undefined;
 }
 
 /** The density of a file whose last window came back whole (`learnsFromUsage` says which): from the tokens the

@@ -384,6 +384,24 @@ describe('a window shortened by another hook', () => {
     expect(runHook('post', postEvent('sess-other-hook', 'toolu_other', ran, engineRead(file, 100, 50)), env).stdout).toBe('');
   });
 
+  it('post waits for the model\'s call when its record lands after the hook started', async () => {
+    // The engine writes the call's record while the call runs (docs/ENGINE.md §9.1): a fast Read's post hooks may
+    // start before it lands. The transcript holds an earlier call, so this one's record is on its way.
+    const file = join(dir, 'big.txt');
+    const transcript = join(dir, 'transcript-late.jsonl');
+    const call = (id: string, input: object) =>
+      `${JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', id, name: 'Read', input }] } })}\n`;
+    writeFileSync(transcript, call('toolu_before', { file_path: hookPath(file), offset: 1, limit: 10 }));
+    const own = call('toolu_late', { file_path: hookPath(file), offset: 100, limit: 200 });
+    const appender = spawn(process.execPath, ['-e', `setTimeout(() => require('node:fs').appendFileSync(${
+      JSON.stringify(transcript)}, ${JSON.stringify(own)}), 150)`], { stdio: 'ignore' });
+    const ran = { file_path: file, offset: 100, limit: 50 };
+    const event = { ...postEvent('sess-late-record', 'toolu_late', ran, engineRead(file, 100, 50)), transcript_path: transcript };
+    const r = runHook('post', event, env);
+    await new Promise((done) => appender.on('exit', done));
+    expect(r.json.hookSpecificOutput.additionalContext).toContain('returned lines 100-149 of the requested 100-299 (the window was shortened before it ran)');
+  });
+
   it('of a small file too (which the small bundle answers alone when nothing can be short)', () => {
     const file = join(dir, 'lines.txt');
     writeFileSync(file, Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join('\n'));

@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agentTranscript, findBannerCount, findResultTokens, findToolInput, findToolUse, findUsageToCome, otherReads } from '../../src/hooks/transcript';
+import { agentTranscript, callOnceWritten, findBannerCount, findResultTokens, findToolInput, findToolUse, findUsageToCome, otherReads } from '../../src/hooks/transcript';
 
 const line = (id: string, input: object) => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', id, name: 'Read', input }] } });
 
@@ -272,5 +273,40 @@ describe('agentTranscript: where a subagent\'s calls are written', () => {
     expect(agentTranscript(session, 's1', undefined)).toBe(session); // the main conversation
     expect(agentTranscript(session, 's1', '../../s1')).toBe(session);
     expect(agentTranscript(undefined, 's1', 'a1')).toBeUndefined();
+  });
+});
+
+describe('callOnceWritten: the model\'s call, waited for while its record is on its way', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rcp-call-'));
+  const call = (id: string) =>
+    `${JSON.stringify({ type: 'assistant', message: { model: 'claude-test', content: [{ type: 'tool_use', id, name: 'Read', input: { file_path: '/f', limit: 5 } }] } })}\n`;
+  /** Appends the call's record to `path` 150 ms from now, as the engine does while the call runs. */
+  const later = (path: string, id: string) =>
+    new Promise((done) => spawn(process.execPath, ['-e', `setTimeout(() => require('node:fs').appendFileSync(${
+      JSON.stringify(path)}, ${JSON.stringify(call(id))}), 150)`], { stdio: 'ignore' }).on('exit', done));
+
+  it('waits when the transcript holds the conversation: the engine writes the calls there', async () => {
+    const path = join(dir, 'calls.jsonl');
+    writeFileSync(path, call('toolu_before'));
+    const landed = later(path, 'toolu_own');
+    expect(callOnceWritten(path, 'toolu_own')?.input).toEqual({ file_path: '/f', limit: 5 });
+    await landed;
+    // The session's first call: only the user's prompt is there before it.
+    const first = join(dir, 'first.jsonl');
+    writeFileSync(first, `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'read it' } })}\n`);
+    const firstLanded = later(first, 'toolu_first');
+    expect(callOnceWritten(first, 'toolu_first')?.model).toBe('claude-test');
+    await firstLanded;
+  });
+
+  it('does not wait on a transcript that holds no message (kept elsewhere, or not written), nor on none', async () => {
+    const path = join(dir, 'none.jsonl');
+    writeFileSync(path, `${JSON.stringify({ type: 'summary', summary: 'an old session' })}\n`);
+    const landed = later(path, 'toolu_own');
+    expect(callOnceWritten(path, 'toolu_own')).toBeUndefined();
+    await landed;
+    expect(callOnceWritten(path, 'toolu_own')?.model).toBe('claude-test');
+    expect(callOnceWritten(join(dir, 'missing.jsonl'), 'toolu_own')).toBeUndefined();
+    expect(callOnceWritten(undefined, 'toolu_own')).toBeUndefined();
   });
 });

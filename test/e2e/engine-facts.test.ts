@@ -1,0 +1,158 @@
+// Engine facts the hooks stand on that no other test checks on the real engine (docs/ENGINE.md): what a hook's input
+// holds, and when the model's call is in the transcript. A recording hook on Read writes each event it gets, and
+// whether the transcript held the call when it ran; a second PreToolUse hook cuts one window short, as another
+// project's hook may. Checked on every engine of the matrix (`scripts/engines.json`), for the day one of them changes.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { coverage, ranges } from './harness/check.mjs';
+import { pagerSettings, removeTempDirs, tempDir } from './harness/engine.mjs';
+import { prose, proseOfSize, put } from './harness/files.mjs';
+import { readSession, scriptSession } from './harness/session.mjs';
+
+afterAll(removeTempDirs);
+
+const ENGINE_TIMEOUT = 180_000;
+/** The engine counts a window over this many characters (docs/ENGINE.md §3.2): the windows cut short here are. */
+const CAP = 5000;
+
+/** Appends the event on stdin to argv[2] as a line of JSON, with whether the transcript held the call when the hook
+ * started (`atOnce`) and how many milliseconds it waited for it (-1: it never came in 2 s). */
+const RECORDER = `
+const fs = require('node:fs');
+const event = JSON.parse(fs.readFileSync(0, 'utf8'));
+const has = () => { try { return fs.readFileSync(event.transcript_path, 'utf8').includes(JSON.stringify(event.tool_use_id)); } catch { return false; } };
+const atOnce = has();
+const start = Date.now();
+let waited = -1;
+while (Date.now() - start < 2000) if (has()) { waited = Date.now() - start; break; }
+fs.appendFileSync(process.argv[2], JSON.stringify({ ...event, atOnce, waited }) + '\\n');
+`;
+/** Cuts a window of 150 lines to 100 through updatedInput, every other field as it came. */
+const CUTTER = `
+const fs = require('node:fs');
+const input = JSON.parse(fs.readFileSync(0, 'utf8')).tool_input;
+if (input.limit === 150) {
+  const updatedInput = { ...input, limit: 100 };
+  process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput } }));
+}
+`;
+
+interface Recorded {
+  hook_event_name: string;
+  tool_use_id: string;
+  tool_input: Record<string, unknown>;
+  tool_response?: { file?: { startLine: number; numLines: number } };
+  atOnce: boolean;
+  waited: number;
+}
+
+/** A hook entry that runs `script` (written into `dir`) with `node`, the log's path as its argument. */
+function scriptHook(dir: string, name: string, script: string, log = join(dir, 'events.jsonl')) {
+  writeFileSync(join(dir, name), script);
+  return { type: 'command', command: `node ${join(dir, name)} ${log}`, timeout: 10 };
+}
+
+describe('what the hooks on Read are given', () => {
+  it('coerced input before PreToolUse, the input that ran after it, and the call in the transcript', async () => {
+    const dir = tempDir('facts');
+    const path = put(dir, 'prose.txt', prose(200, 91));
+    const record = scriptHook(dir, 'record.cjs', RECORDER);
+    const settings = {
+      hooks: {
+        PreToolUse: [{ matcher: 'Read', hooks: [record, scriptHook(dir, 'cut.cjs', CUTTER)] }],
+        PostToolUse: [{ matcher: 'Read', hooks: [record] }],
+      },
+    };
+    const s = await scriptSession({
+      cwd: dir, hooks: 'none', settings, cap: CAP,
+      script: [
+        // §1.1: numbers sent as strings are numbers by the time a hook sees them.
+        { reads: [{ file_path: path, offset: '3', limit: '40' }] },
+        // §1.1: a limit of 0 is no limit: a whole-file read.
+        { reads: [{ file_path: path, limit: 0 }] },
+        // §6.3: PostToolUse gets the input that ran, after another hook's updatedInput.
+        { reads: [{ file_path: path, offset: 10, limit: 150 }] },
+      ],
+    });
+    expect(s.ok, s.run.stderr).toBe(true);
+    const events = readFileSync(join(dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Recorded);
+    const ids = [...new Set(events.map((e) => e.tool_use_id))];
+    const results = s.observations.slice(1).map((o) => o.results[0]!);
+    /** What the hook `name` recorded of the script's call `call`. */
+    const of = (call: number, name: string) =>
+      events.find((e) => e.tool_use_id === results[call]!.tool_use_id && e.hook_event_name === name);
+    const [asStrings, zero, cut] = [0, 1, 2];
+
+    expect(of(asStrings, 'PreToolUse')?.tool_input).toEqual({ file_path: path, offset: 3, limit: 40 });
+    expect(of(asStrings, 'PostToolUse')?.tool_response?.file).toMatchObject({ startLine: 3, numLines: 40 });
+    // A limit of 0 reaches no hook: later engines drop it (a whole-file read), 2.1.145 refuses the call as invalid
+    // input before any hook runs.
+    if (results[zero]!.isError) {
+      expect(results[zero]!.content).toContain('InputValidationError');
+      expect(of(zero, 'PreToolUse')).toBeUndefined();
+    } else {
+      expect(of(zero, 'PreToolUse')?.tool_input).toEqual({ file_path: path });
+      expect(of(zero, 'PostToolUse')?.tool_response?.file).toMatchObject({ startLine: 1, numLines: 201 });
+    }
+
+    expect(of(cut, 'PreToolUse')?.tool_input).toEqual({ file_path: path, offset: 10, limit: 150 });
+    expect(of(cut, 'PostToolUse')?.tool_input).toEqual({ file_path: path, offset: 10, limit: 100 });
+    expect(of(cut, 'PostToolUse')?.tool_response?.file).toMatchObject({ startLine: 10, numLines: 100 });
+    // §9.1: the record of the model's call is written while the call runs, not before its hooks: a hook may start
+    // before it lands, and it comes within the call (the hooks read the model's own window from it, `callOnceWritten`).
+    for (const e of events) {
+      expect(e.waited, `${e.hook_event_name} of call ${ids.indexOf(e.tool_use_id) + 1}`).toBeGreaterThanOrEqual(0);
+    }
+    const atOnce = (name: string) => {
+      const of = events.filter((e) => e.hook_event_name === name);
+      return `${of.filter((e) => e.atOnce).length} of ${of.length}`;
+    };
+    const slowest = Math.max(...events.map((e) => e.waited));
+    console.log(`the call was in the transcript when its hook started: PreToolUse ${atOnce('PreToolUse')}, `
+      + `PostToolUse ${atOnce('PostToolUse')}; the longest wait ${slowest} ms`);
+  }, ENGINE_TIMEOUT);
+
+  it('a window another hook cut short: the note names the rest of the model\'s window', async () => {
+    const dir = tempDir('facts-cut');
+    const path = put(dir, 'prose.txt', prose(400, 92));
+    const settings = pagerSettings();
+    settings.hooks.PreToolUse.push({ matcher: 'Read', hooks: [scriptHook(dir, 'cut.cjs', CUTTER)] });
+    // Not the session's first call: the engine creates the transcript with that call's record, so no hook can tell
+    // that one is on its way (`callOnceWritten`).
+    const before = put(dir, 'readme.txt', 'read me first\n');
+    const s = await readSession({
+      cwd: dir, hooks: 'pager', settings, cap: CAP, targets: [{ path: before }, { path, offset: 10, limit: 150 }],
+    });
+    expect(s.ok, s.run.stderr).toBe(true);
+    const [first, second] = s.cursor(path).steps;
+    expect(first?.isError, first?.content).toBe(false);
+    expect(first!.lines.map(([n]) => n)).toEqual(Array.from({ length: 100 }, (_, i) => 10 + i));
+    const note = first!.notes.join('\n');
+    expect(note).toContain('returned lines 10-109 of the requested 10-159 (the window was shortened before it ran)');
+    expect(note).toContain('offset=110 limit=50 is the rest of the requested window');
+    expect(second?.lines[0]?.[0], note).toBe(110);
+    const cov = coverage(path, s.cursor(path).received);
+    expect(ranges(cov.missing.filter((n) => n >= 10 && n <= 159))).toBe('');
+  }, ENGINE_TIMEOUT);
+});
+
+describe('an offset past the end of a file over 256 KiB, with no limit (docs/ENGINE.md §2.4a)', () => {
+  it('is a size error without the pager; with it, the engine\'s answer that the file is shorter than the offset', async () => {
+    const dir = tempDir('facts-past-end');
+    const path = put(dir, 'big.txt', proseOfSize(300_000, 93));
+    const lines = readFileSync(path, 'utf8').split('\n').length;
+    const past = lines + 100;
+    const answer = async (hooks: 'none' | 'pager') => {
+      const s = await scriptSession({ cwd: dir, hooks, script: [{ reads: [{ file_path: path, offset: past }] }] });
+      expect(s.ok, s.run.stderr).toBe(true);
+      return s.observations[1]!.results[0]!;
+    };
+    const bare = await answer('none');
+    expect(bare.isError).toBe(true);
+    expect(bare.content).toMatch(/exceeds maximum allowed size \(256KB\)/);
+    const paged = await answer('pager');
+    expect(paged.isError, paged.content).toBe(false);
+    expect([paged.content, ...paged.reminders].join('\n')).toContain(`shorter than the provided offset (${past}). The file has ${lines} lines`);
+  }, ENGINE_TIMEOUT);
+});
