@@ -36,8 +36,9 @@ export function awaitModelCall(transcriptPath: string, toolUseId: string): Model
 }
 
 /** The model's call `toolUseId`, waited for (`awaitModelCall`) when the transcript holds the conversation but not
- * this call yet: its record is on its way (for the session's first call, the user's prompt is there before it). A
- * transcript that holds no message (kept elsewhere, or not written) is not waited on. */
+ * this call yet: its record is on its way. A transcript that holds no message (kept elsewhere, or not written) is not
+ * waited on, nor one not there at all: the engine creates it with the session's first call's record, so that call's
+ * hooks cannot tell whether one is coming. */
 export function callOnceWritten(transcriptPath: unknown, toolUseId: string): ModelCall | undefined {
   if (typeof transcriptPath !== 'string') return undefined;
   const tail = readTailBytes(transcriptPath, TAIL_BYTES)?.toString('utf8');

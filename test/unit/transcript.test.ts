@@ -291,7 +291,7 @@ describe('callOnceWritten: the model\'s call, waited for while its record is on 
     const landed = later(path, 'toolu_own');
     expect(callOnceWritten(path, 'toolu_own')?.input).toEqual({ file_path: '/f', limit: 5 });
     await landed;
-    // The session's first call: only the user's prompt is there before it.
+    // A transcript that holds only a user's message holds the conversation too.
     const first = join(dir, 'first.jsonl');
     writeFileSync(first, `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'read it' } })}\n`);
     const firstLanded = later(first, 'toolu_first');
