@@ -156,3 +156,36 @@ describe('an offset past the end of a file over 256 KiB, with no limit (docs/ENG
     expect([paged.content, ...paged.reminders].join('\n')).toContain(`shorter than the provided offset (${past}). The file has ${lines} lines`);
   }, ENGINE_TIMEOUT);
 });
+
+describe('two PreToolUse hooks that both rewrite the input (docs/ENGINE.md §7.9)', () => {
+  // Each sets its own limit on a window of 140 or 150 lines, and takes 300 ms first on the one named after it.
+  const SETTER = `
+const fs = require('node:fs');
+const input = JSON.parse(fs.readFileSync(0, 'utf8')).tool_input;
+const [limit, slowOn] = process.argv.slice(2).map(Number);
+if (input.limit === slowOn) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+if (input.limit === 140 || input.limit === 150) {
+  process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { ...input, limit } } }));
+}
+`;
+  it('the one that finishes last wins, whatever their order in the settings', async () => {
+    const dir = tempDir('facts-race');
+    const path = put(dir, 'prose.txt', prose(400, 94));
+    writeFileSync(join(dir, 'set.cjs'), SETTER);
+    const setter = (limit: number, slowOn: number) =>
+      ({ type: 'command', command: `node ${join(dir, 'set.cjs')} ${limit} ${slowOn}`, timeout: 10 });
+    const settings = { hooks: { PreToolUse: [{ matcher: 'Read', hooks: [setter(20, 140), setter(30, 150)] }] } };
+    const s = await scriptSession({
+      cwd: dir, hooks: 'none', settings,
+      script: [
+        { reads: [{ file_path: path, offset: 1, limit: 150 }] },
+        { reads: [{ file_path: path, offset: 1, limit: 140 }] },
+      ],
+    });
+    expect(s.ok, s.run.stderr).toBe(true);
+    // Lines that came back: the first call's slow hook is listed second (limit 30), the second call's first (20).
+    const [listedSecondSlow, listedFirstSlow] = s.observations.slice(1).map((o) => o.results[0]!.content.split('\n').length);
+    expect(listedSecondSlow).toBe(30);
+    expect(listedFirstSlow).toBe(20);
+  }, ENGINE_TIMEOUT);
+});
