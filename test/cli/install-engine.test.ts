@@ -25,7 +25,7 @@ function freshHome(name: string) {
 
 /** One headless session in the user's own HOME, whose one Read asks for far more than the cap allows; returns
  * what the model saw after it: the lines shown, whether it was refused, and the notes. */
-async function session(home: string, project: string, file: string) {
+async function session(home: string, project: string, file: string, env: Record<string, string> = {}) {
   const standIn = await startStandIn({
     policy: (obs) => (obs.turn === 0 ? { reads: [{ file_path: file, offset: 1, limit: ASKED }] } : { text: 'done' }),
     count: (text) => Math.ceil(text.length / 4),
@@ -33,7 +33,7 @@ async function session(home: string, project: string, file: string) {
   try {
     const run = await runEngine({
       baseUrl: standIn.url, cwd: project, hooks: 'none', home, cap: CAP, timeoutMs: 100_000,
-      prompt: 'Read the file.', extraEnv: { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' },
+      prompt: 'Read the file.', extraEnv: { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', ...env },
     });
     const after = standIn.observations.find((o) => o.turn === 1);
     const result = after?.results[0];
@@ -62,6 +62,24 @@ describe('installed, the real engine clamps a Read that would exceed the cap', (
     const { home, project, file, env } = freshHome('settings');
     expect(run(process.execPath, [join(REPO, 'bin/read-ceiling-pager.js'), 'install'], project, env).code).toBe(0);
     const r = await session(home, project, file);
+    expect(r.code).toBe(0);
+    expect(r.refused).toBe(false);
+    expect(r.shown).toBeGreaterThan(0);
+    expect(r.shown).toBeLessThan(ASKED);
+    expect(r.context).toContain('PostToolUse:Read hook additional context: read-ceiling-pager:');
+  }, 120_000);
+
+  // The engine's Claude directory is CLAUDE_CONFIG_DIR when set (docs/ENGINE.md §8.1): `install` writes there, and
+  // nothing into ~/.claude.
+  it('via `read-ceiling-pager install` with CLAUDE_CONFIG_DIR set: into that directory\'s settings.json', async () => {
+    const { home, project, file, env } = freshHome('config-dir');
+    const config = join(home, 'elsewhere', 'claude');
+    expect(run(process.execPath, [join(REPO, 'bin/read-ceiling-pager.js'), 'install'], project, { ...env, CLAUDE_CONFIG_DIR: config }).code).toBe(0);
+    expect(existsSync(join(config, 'settings.json'))).toBe(true);
+    expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(false);
+    const doctor = run(process.execPath, [join(REPO, 'bin/read-ceiling-pager.js'), 'doctor'], project, { ...env, CLAUDE_CONFIG_DIR: config });
+    expect(doctor.out).toContain(`wired  user settings ${join(config, 'settings.json')}`);
+    const r = await session(home, project, file, { CLAUDE_CONFIG_DIR: config });
     expect(r.code).toBe(0);
     expect(r.refused).toBe(false);
     expect(r.shown).toBeGreaterThan(0);
