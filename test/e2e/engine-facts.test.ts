@@ -113,6 +113,30 @@ describe('what the hooks on Read are given', () => {
       + `PostToolUse ${atOnce('PostToolUse')}; the longest wait ${slowest} ms`);
   }, ENGINE_TIMEOUT);
 
+  it('a relative path made absolute before PreToolUse; a binary file refused before any hook', async () => {
+    const dir = tempDir('facts-paths');
+    const path = put(dir, 'prose.txt', prose(50, 95));
+    const binary = put(dir, 'archive.zip', 'PK not really a zip\n');
+    const record = scriptHook(dir, 'record.cjs', RECORDER);
+    const settings = {
+      hooks: { PreToolUse: [{ matcher: 'Read', hooks: [record] }], PostToolUse: [{ matcher: 'Read', hooks: [record] }] },
+    };
+    const s = await scriptSession({
+      cwd: dir, hooks: 'none', settings,
+      script: [{ reads: [{ file_path: 'prose.txt', limit: 10 }] }, { reads: [{ file_path: binary }] }],
+    });
+    expect(s.ok, s.run.stderr).toBe(true);
+    const [relative, zipped] = s.observations.slice(1).map((o) => o.results[0]!);
+    const events = readFileSync(join(dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Recorded);
+    // §1.2: the hook gets the absolute path (the pager still resolves a relative one against cwd).
+    expect(relative!.isError, relative!.content).toBe(false);
+    expect(events.filter((e) => e.tool_use_id === relative!.tool_use_id).map((e) => e.tool_input.file_path))
+      .toEqual([path, path]);
+    // §2.7: a refusal the engine decides before the hooks runs none of them.
+    expect(zipped!.isError, zipped!.content).toBe(true);
+    expect(events.filter((e) => e.tool_use_id === zipped!.tool_use_id)).toEqual([]);
+  }, ENGINE_TIMEOUT);
+
   it('a window another hook cut short: the note names the rest of the model\'s window', async () => {
     const dir = tempDir('facts-cut');
     const path = put(dir, 'prose.txt', prose(400, 92));
