@@ -213,3 +213,41 @@ if (input.limit === 140 || input.limit === 150) {
     expect(listedFirstSlow).toBe(20);
   }, ENGINE_TIMEOUT);
 });
+
+describe('what becomes of a PreToolUse hook\'s answer (docs/ENGINE.md §7.2, §7.8)', () => {
+  // Drops offset and limit from a window of 150 lines (as the pager does to send a whole read); on a window of 140
+  // lines it sleeps past its 1 s timeout before it would answer the same.
+  const DROPPER = `
+const fs = require('node:fs');
+const input = JSON.parse(fs.readFileSync(0, 'utf8')).tool_input;
+if (input.limit === 140) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3000);
+if (input.limit === 150 || input.limit === 140) {
+  const { offset: _o, limit: _l, ...rest } = input;
+  process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: rest } }));
+}
+`;
+  it('updatedInput replaces the input (a key left out is gone); a hook past its timeout leaves the call as asked', async () => {
+    const dir = tempDir('facts-answer');
+    const path = put(dir, 'prose.txt', prose(400, 96));
+    writeFileSync(join(dir, 'drop.cjs'), DROPPER);
+    const hook = { type: 'command', command: `node ${join(dir, 'drop.cjs')}`, timeout: 1 };
+    const settings = { hooks: { PreToolUse: [{ matcher: 'Read', hooks: [hook] }] } };
+    const s = await scriptSession({
+      cwd: dir, hooks: 'none', settings,
+      script: [
+        { reads: [{ file_path: path, offset: 20, limit: 150 }] },
+        { reads: [{ file_path: path, offset: 20, limit: 140 }] },
+      ],
+    });
+    expect(s.ok, s.run.stderr).toBe(true);
+    const [replaced, timedOut] = s.observations.slice(1).map((o) => o.results[0]!);
+    const numbers = (r: typeof replaced) => r!.content.split('\n').map((l) => Number(/^\s*(\d+)\t/.exec(l)?.[1]));
+    // Replaced, not merged: without offset and limit it is a read of the whole file.
+    expect(replaced!.isError, replaced!.content).toBe(false);
+    expect(numbers(replaced).slice(0, 1)).toEqual([1]);
+    expect(numbers(replaced).length).toBe(401);
+    // Killed at 1 s, the hook changed nothing: the window runs as the model asked.
+    expect(timedOut!.isError, timedOut!.content).toBe(false);
+    expect(numbers(timedOut)).toEqual(Array.from({ length: 140 }, (_, i) => 20 + i));
+  }, ENGINE_TIMEOUT);
+});
