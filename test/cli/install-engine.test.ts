@@ -95,6 +95,9 @@ describe('installed, the real engine clamps a Read that would exceed the cap', (
     expect(run(ENGINE[0]!, [...ENGINE.slice(1), 'plugin', 'marketplace', 'add', clone], project, env)).toMatchObject({ code: 0 });
     const installed = run(ENGINE[0]!, [...ENGINE.slice(1), 'plugin', 'install', 'read-ceiling-pager@read-ceiling-pager'], project, env);
     expect(installed.out).toContain('Successfully installed plugin: read-ceiling-pager@read-ceiling-pager');
+    // doctor finds the plugin where the engine recorded it (installed_plugins.json, docs/ENGINE.md §8.2).
+    const doctor = run(process.execPath, [join(REPO, 'bin/read-ceiling-pager.js'), 'doctor'], project, env);
+    expect(doctor.out).toContain('wired  plugin read-ceiling-pager@read-ceiling-pager: node ${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs pre');
     const r = await session(home, project, file);
     expect(r.code).toBe(0);
     expect(r.refused).toBe(false);
