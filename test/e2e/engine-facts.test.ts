@@ -69,7 +69,7 @@ describe('what the hooks on Read are given', () => {
       script: [
         // §1.1: numbers sent as strings are numbers by the time a hook sees them.
         { reads: [{ file_path: path, offset: '3', limit: '40' }] },
-        // §1.1: a limit of 0 is no limit: a whole-file read.
+        // §1.1: a limit of 0 reaches no hook.
         { reads: [{ file_path: path, limit: 0 }] },
         // §6.3: PostToolUse gets the input that ran, after another hook's updatedInput.
         { reads: [{ file_path: path, offset: 10, limit: 150 }] },
@@ -105,8 +105,8 @@ describe('what the hooks on Read are given', () => {
       expect(e.waited, `${e.hook_event_name} of call ${ids.indexOf(e.tool_use_id) + 1}`).toBeGreaterThanOrEqual(0);
     }
     const atOnce = (name: string) => {
-      const of = events.filter((e) => e.hook_event_name === name);
-      return `${of.filter((e) => e.atOnce).length} of ${of.length}`;
+      const runs = events.filter((e) => e.hook_event_name === name);
+      return `${runs.filter((e) => e.atOnce).length} of ${runs.length}`;
     };
     const slowest = Math.max(...events.map((e) => e.waited));
     console.log(`the call was in the transcript when its hook started: PreToolUse ${atOnce('PreToolUse')}, `
