@@ -50,6 +50,19 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) {
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
+/** This checkout's `read-ceiling-pager` command, as a user runs it. */
+const pager = (args: string[], cwd: string, env: NodeJS.ProcessEnv) =>
+  run(process.execPath, [join(REPO, 'bin/read-ceiling-pager.js'), ...args], cwd, env);
+
+/** The session's Read was clamped, not refused, and the pager's note reached the model. */
+function expectClamped(r: Awaited<ReturnType<typeof session>>) {
+  expect(r.code).toBe(0);
+  expect(r.refused).toBe(false);
+  expect(r.shown).toBeGreaterThan(0);
+  expect(r.shown).toBeLessThan(ASKED);
+  expect(r.context).toContain('PostToolUse:Read hook additional context: read-ceiling-pager:');
+}
+
 describe('installed, the real engine clamps a Read that would exceed the cap', () => {
   it('without the pager the engine refuses the window (the baseline these tests rely on)', async () => {
     const { home, project, file } = freshHome('baseline');
@@ -60,13 +73,8 @@ describe('installed, the real engine clamps a Read that would exceed the cap', (
 
   it('via `read-ceiling-pager install` into ~/.claude/settings.json', async () => {
     const { home, project, file, env } = freshHome('settings');
-    expect(run(process.execPath, [join(REPO, 'bin/read-ceiling-pager.js'), 'install'], project, env).code).toBe(0);
-    const r = await session(home, project, file);
-    expect(r.code).toBe(0);
-    expect(r.refused).toBe(false);
-    expect(r.shown).toBeGreaterThan(0);
-    expect(r.shown).toBeLessThan(ASKED);
-    expect(r.context).toContain('PostToolUse:Read hook additional context: read-ceiling-pager:');
+    expect(pager(['install'], project, env).code).toBe(0);
+    expectClamped(await session(home, project, file));
   }, 120_000);
 
   // The engine's Claude directory is CLAUDE_CONFIG_DIR when set (docs/ENGINE.md §8.1): `install` writes there, and
@@ -74,17 +82,12 @@ describe('installed, the real engine clamps a Read that would exceed the cap', (
   it('via `read-ceiling-pager install` with CLAUDE_CONFIG_DIR set: into that directory\'s settings.json', async () => {
     const { home, project, file, env } = freshHome('config-dir');
     const config = join(home, 'elsewhere', 'claude');
-    expect(run(process.execPath, [join(REPO, 'bin/read-ceiling-pager.js'), 'install'], project, { ...env, CLAUDE_CONFIG_DIR: config }).code).toBe(0);
+    expect(pager(['install'], project, { ...env, CLAUDE_CONFIG_DIR: config }).code).toBe(0);
     expect(existsSync(join(config, 'settings.json'))).toBe(true);
     expect(existsSync(join(home, '.claude', 'settings.json'))).toBe(false);
-    const doctor = run(process.execPath, [join(REPO, 'bin/read-ceiling-pager.js'), 'doctor'], project, { ...env, CLAUDE_CONFIG_DIR: config });
+    const doctor = pager(['doctor'], project, { ...env, CLAUDE_CONFIG_DIR: config });
     expect(doctor.out).toContain(`wired  user settings ${join(config, 'settings.json')}`);
-    const r = await session(home, project, file, { CLAUDE_CONFIG_DIR: config });
-    expect(r.code).toBe(0);
-    expect(r.refused).toBe(false);
-    expect(r.shown).toBeGreaterThan(0);
-    expect(r.shown).toBeLessThan(ASKED);
-    expect(r.context).toContain('PostToolUse:Read hook additional context: read-ceiling-pager:');
+    expectClamped(await session(home, project, file, { CLAUDE_CONFIG_DIR: config }));
   }, 120_000);
 
   it('via the marketplace: `claude plugin marketplace add <clone>` then `claude plugin install`', async () => {
@@ -96,13 +99,9 @@ describe('installed, the real engine clamps a Read that would exceed the cap', (
     const installed = run(ENGINE[0]!, [...ENGINE.slice(1), 'plugin', 'install', 'read-ceiling-pager@read-ceiling-pager'], project, env);
     expect(installed.out).toContain('Successfully installed plugin: read-ceiling-pager@read-ceiling-pager');
     // doctor finds the plugin where the engine recorded it (installed_plugins.json, docs/ENGINE.md §8.2).
-    const doctor = run(process.execPath, [join(REPO, 'bin/read-ceiling-pager.js'), 'doctor'], project, env);
+    const doctor = pager(['doctor'], project, env);
     expect(doctor.out).toContain('wired  plugin read-ceiling-pager@read-ceiling-pager: node ${CLAUDE_PLUGIN_ROOT}/dist/cli.cjs pre');
-    const r = await session(home, project, file);
-    expect(r.code).toBe(0);
-    expect(r.refused).toBe(false);
-    expect(r.shown).toBeGreaterThan(0);
-    expect(r.shown).toBeLessThan(ASKED);
+    expectClamped(await session(home, project, file));
     // State goes to the plugin's data directory, which survives plugin updates.
     const data = join(home, '.claude', 'plugins', 'data', 'read-ceiling-pager-read-ceiling-pager', 'state');
     expect(existsSync(data) && readdirSync(data).some((f) => f.endsWith('.json'))).toBe(true);

@@ -47,10 +47,11 @@ interface Recorded {
   waited: number;
 }
 
-/** A hook entry that runs `script` (written into `dir`) with `node`, the log's path as its argument. */
-function scriptHook(dir: string, name: string, script: string, log = join(dir, 'events.jsonl')) {
+/** A hook entry that runs `script` (written into `dir`) with `node` and these arguments (the log's path unless
+ * told), killed after `timeout` seconds. */
+function scriptHook(dir: string, name: string, script: string, args = join(dir, 'events.jsonl'), timeout = 10) {
   writeFileSync(join(dir, name), script);
-  return { type: 'command', command: `node ${join(dir, name)} ${log}`, timeout: 10 };
+  return { type: 'command', command: `node ${join(dir, name)} ${args}`, timeout };
 }
 
 describe('what the hooks on Read are given', () => {
@@ -195,9 +196,7 @@ if (input.limit === 140 || input.limit === 150) {
   it('the one that finishes last wins, whatever their order in the settings', async () => {
     const dir = tempDir('facts-race');
     const path = put(dir, 'prose.txt', prose(400, 94));
-    writeFileSync(join(dir, 'set.cjs'), SETTER);
-    const setter = (limit: number, slowOn: number) =>
-      ({ type: 'command', command: `node ${join(dir, 'set.cjs')} ${limit} ${slowOn}`, timeout: 10 });
+    const setter = (limit: number, slowOn: number) => scriptHook(dir, 'set.cjs', SETTER, `${limit} ${slowOn}`);
     const settings = { hooks: { PreToolUse: [{ matcher: 'Read', hooks: [setter(20, 140), setter(30, 150)] }] } };
     const s = await scriptSession({
       cwd: dir, hooks: 'none', settings,
@@ -229,8 +228,7 @@ if (input.limit === 150 || input.limit === 140) {
   it('updatedInput replaces the input (a key left out is gone); a hook past its timeout leaves the call as asked', async () => {
     const dir = tempDir('facts-answer');
     const path = put(dir, 'prose.txt', prose(400, 96));
-    writeFileSync(join(dir, 'drop.cjs'), DROPPER);
-    const hook = { type: 'command', command: `node ${join(dir, 'drop.cjs')}`, timeout: 1 };
+    const hook = scriptHook(dir, 'drop.cjs', DROPPER, '', 1);
     const settings = { hooks: { PreToolUse: [{ matcher: 'Read', hooks: [hook] }] } };
     const s = await scriptSession({
       cwd: dir, hooks: 'none', settings,
