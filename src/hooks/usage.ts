@@ -166,10 +166,10 @@ function learnFromUsage(
 export const ACCEPTED_SLACK = 1.05;
 
 /** A window's density read from its usage, bounded by the cap where the engine counted the window and returned it
- * (`chars` at or over the skip rule's floor): past `ACCEPTED_SLACK` times the cap, the usage overstates its text.
- * Pure. */
+ * (`chars` over the skip rule's floor; a window of exactly the floor is not counted, e2e/count-floor.test.ts): past
+ * `ACCEPTED_SLACK` times the cap, the usage overstates its text. Pure. */
 export function boundedByCap(ratio: number, point: number, chars: number, cap: number, path: string): number {
-  if (chars < neverCountedChars(cap, path) || point <= 0) return ratio;
+  if (chars <= neverCountedChars(cap, path) || point <= 0) return ratio;
   return Math.min(ratio, (cap * ACCEPTED_SLACK) / point);
 }
 

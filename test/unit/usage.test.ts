@@ -78,9 +78,9 @@ describe('boundedByCap: a window the engine counted and returned held no more th
 
   it('a window under the skip rule\'s floor was never counted: its usage stands however high', () => {
     // The floor is the cap in characters, half of it for JSON.
-    expect(boundedByCap(4, 10_000, 24_999, 25_000, 'a.ts')).toBe(4);
-    expect(boundedByCap(4, 10_000, 12_499, 25_000, 'a.json')).toBe(4);
-    expect(boundedByCap(4, 10_000, 12_500, 25_000, 'a.json')).toBeCloseTo((25_000 * ACCEPTED_SLACK) / 10_000, 10);
+    expect(boundedByCap(4, 10_000, 25_000, 25_000, 'a.ts')).toBe(4);
+    expect(boundedByCap(4, 10_000, 12_500, 25_000, 'a.json')).toBe(4);
+    expect(boundedByCap(4, 10_000, 12_501, 25_000, 'a.json')).toBeCloseTo((25_000 * ACCEPTED_SLACK) / 10_000, 10);
   });
 });
 
