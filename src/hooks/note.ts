@@ -1,5 +1,6 @@
 // Every sentence the model is told. Pure. Factual statements, no imperatives (the hooks reference's advice),
 // each note well under the engine's 10,000-character inline limit.
+import { FIRST_PAGING_ENGINE } from './engine-version.js';
 
 export const PREFIX = 'read-ceiling-pager:';
 const MAX_PATH = 160;
@@ -77,6 +78,8 @@ export interface ShortWindow {
   hopeful?: NextWindow | undefined;
   /** For 'short-page': about how many lines the engine's partial page would have held. */
   enginePage?: number;
+  /** For 'whole-refused': the engine's version, when that told it before any refusal did. */
+  engine?: string;
   /** For 'partial-page': the model asked for lines 1 to this (all of the file), and `pre` sent the Read without limit,
    * which the engine pages where it would have refused the window. */
   sentWhole?: number;
@@ -124,7 +127,7 @@ export function shortWindowNote(w: ShortWindow): string {
       break;
     case 'whole-refused':
       parts.push(
-        `This engine refuses a Read without limit of a file over the cap (it refused one this session), so this Read returned ${returned} as a window${fits}.`,
+        `${w.engine ? `Claude Code ${w.engine}, like every version before ${FIRST_PAGING_ENGINE},` : 'This engine'} refuses a Read without limit of a file over the cap${w.engine ? '' : ' (it refused one this session)'}, so this Read returned ${returned} as a window${fits}.`,
       );
       break;
     case 'short-page':

@@ -224,6 +224,7 @@ function afterSuccess(
   return shortWindowNote({
     path: input.file_path,
     ...(plan?.enginePage !== undefined ? { enginePage: plan.enginePage } : {}),
+    ...(asked.because === 'whole-refused' && state.engine !== undefined ? { engine: state.engine } : {}),
     // A window of the whole file that `pre` sent without limit, and the engine paged.
     ...(asked.because === 'partial-page' && plan?.askedLines !== undefined && input.limit === undefined
       ? { sentWhole: plan.askedFirst + plan.askedLines - 1, ...(plan.lineOverCap ? { lineOverCap: true } : {}) }

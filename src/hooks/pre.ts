@@ -1,8 +1,17 @@
 // PreToolUse on Read: lower `limit` to the largest prefix of the window that the engine will not refuse.
 import type { Stats } from 'node:fs';
 import { ENGINE_PAGE_FILL, lengthDivisor, neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES } from '../estimate/cap.js';
-import { readingContinued, readingOf, withCountsByLength, withPlan, type Plan, type SessionState } from '../state/session.js';
+import {
+  readingContinued,
+  readingOf,
+  withCountsByLength,
+  withPlan,
+  withWholeReadsRefused,
+  type Plan,
+  type SessionState,
+} from '../state/session.js';
 import type { HookContext } from './context.js';
+import { engineRefusesWholeReads, engineVersionOf } from './engine-version.js';
 import { fileAtRisk } from './small.js';
 import type { PreToolUse, ReadInput } from './input.js';
 import {
@@ -21,6 +30,7 @@ import {
 } from './measure.js';
 import { clampedNote } from './note.js';
 import { askedLines, classifyRead, clampedInput, firstLine, wholeInput } from './request.js';
+import { awaitModelCall, transcriptEngineVersion } from './transcript.js';
 import { learnFromTranscript } from './usage.js';
 
 export interface PreDecision {
@@ -97,7 +107,9 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   const key = { path: file.path, size, mtimeMs };
   const sizing = sizingFrom(state, ctx.store.readMemory(), key, followOn, ctx.now, fromUsage);
   const readingLast = named && named.askedLast > 0 ? named.askedLast : undefined;
-  const plan = planWindow(input, file, cap, sizing, ctx.deadline, wholeReads(ctx.env, state), readingLast, !!named);
+  const wholeRead = request.kind === 'whole' && size <= WHOLE_FILE_MAX_BYTES;
+  const whole = wholeReads(ctx.env, engineTold(wholeRead, state, event, ctx));
+  const plan = planWindow(input, file, cap, sizing, ctx.deadline, whole, readingLast, !!named);
   if (plan.kind === 'pass') return { pass: plan.reason };
   if (plan.kind === 'read-whole') {
     // Recorded so that `post` knows the Read as one of ours; unrecorded, the engine's page needs no note of ours.
@@ -140,14 +152,41 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
  * engine's own partial page, whose banner holds the engine's count of the whole file, so every later window of the
  * file is sized from it. `window`: an explicit window that fits, which counts as having read the file for Write
  * (and for Edit on the models whose guard checks it), where the partial page does not; it costs rounds where the
- * estimate is wide of the model's count, since nothing then tells the pager the true count. */
-export type WholeReads = 'window' | 'engine';
+ * estimate is wide of the model's count, since nothing then tells the pager the true count. `refused`: a window
+ * too, for an engine that refuses such a read (before 2.1.145); a whole read that fits only by the point estimate is
+ * then a gamble, and is clamped as a first window is. */
+export type WholeReads = 'window' | 'engine' | 'refused';
 export const WHOLE_READS_ENV = 'READ_CEILING_PAGER_WHOLE_READS';
 
-/** `window` by the user's choice, or once the session's engine refused a Read with no limit that it could have paged
- * (engines before 2.1.145 do): another such read would be refused too, so it is sent as a window. Pure. */
+/** `refused` once the session's engine refused a Read with no limit that it could have paged, or its version says it
+ * would (engines before 2.1.145): another such read would be refused too, so it is sent as a window. `window` by the
+ * user's choice. Pure. */
 export function wholeReads(env: NodeJS.ProcessEnv, state?: Pick<SessionState, 'refusesWholeReads'>): WholeReads {
-  return env[WHOLE_READS_ENV] === 'window' || state?.refusesWholeReads ? 'window' : 'engine';
+  if (state?.refusesWholeReads) return 'refused';
+  return env[WHOLE_READS_ENV] === 'window' ? 'window' : 'engine';
+}
+
+/** The session as the engine's version tells it, read for a Read with no limit of a file under 256 KiB (`matters`):
+ * from the hooks' environment, else from the transcript's newest records. An engine that refuses such a read is
+ * recorded as one that did, so the session's later hooks and the note after this Read know it without reading
+ * the version again. */
+function engineTold(matters: boolean, state: SessionState, event: PreToolUse, ctx: HookContext): SessionState {
+  if (!matters || state.refusesWholeReads) return state;
+  const firstCall = Object.keys(state.plans).length === 0;
+  const engine = engineVersionOf(ctx.env) ?? versionOnceWritten(event.transcript_path, event.tool_use_id, firstCall);
+  if (!engineRefusesWholeReads(engine)) return state;
+  ctx.store.update(event.session_id, (s) => withWholeReadsRefused(s, engine));
+  return withWholeReadsRefused(state, engine);
+}
+
+/** The version the transcript's records name. An engine that sets no AI_AGENT (2.1.100) writes the session's first
+ * records after its first call's PreToolUse starts, as often as not: on the session's first call (`firstCall`), the
+ * record of that call is waited for, up to `CALL_RECORD_WAIT_MS`; once, where it never comes (a transcript kept
+ * elsewhere). */
+function versionOnceWritten(transcriptPath: unknown, toolUseId: string, firstCall: boolean): string | undefined {
+  const now = transcriptEngineVersion(transcriptPath);
+  if (now !== undefined || !firstCall || typeof transcriptPath !== 'string') return now;
+  return awaitModelCall(transcriptPath, toolUseId) ? transcriptEngineVersion(transcriptPath) : undefined;
 }
 
 /** What `pre` does with a Read of a regular file under a cap, sized for this file. Shared with the `estimate`
@@ -231,9 +270,9 @@ export function planWindow(
     const rest = point.eof || (readingLast !== undefined && first + asked - 1 >= readingLast);
     if (point.fits && mayGamble(sizing, rest)) return { kind: 'pass', reason: 'worth-the-risk' };
   }
-  // A whole read under 256 KiB is never refused, only paged: when its estimate without the margin fits, the
-  // engine most likely returns all of it in one round.
-  if (request.kind === 'whole' && !overSizeCap) {
+  // A whole read under 256 KiB is never refused (from 2.1.145 on), only paged: when its estimate without the margin
+  // fits, the engine most likely returns all of it in one round.
+  if (request.kind === 'whole' && !overSizeCap && whole !== 'refused') {
     const all = measureWindow(file.path, 1, Infinity, deadline);
     if (all.scan.timedOut) return { kind: 'pass', reason: 'timed-out' };
     if (all.pointTokens * sizing.ratio <= cap) return { kind: 'pass', reason: 'may-fit-whole' };

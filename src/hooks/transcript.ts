@@ -120,6 +120,36 @@ export function readTailBytes(path: string | undefined, bytes: number): Buffer |
   }
 }
 
+/** The engine's version as the transcript's newest records name it (`"version"` on each conversation record), for an
+ * engine that does not put it in its hooks' environment (engine-version.ts). */
+export function transcriptEngineVersion(transcriptPath: unknown): string | undefined {
+  if (typeof transcriptPath !== 'string') return undefined;
+  const tail = readTailBytes(transcriptPath, VERSION_TAIL_BYTES);
+  return tail ? engineVersionIn(tail.toString('utf8')) : undefined;
+}
+
+/** Enough for the newest few records; a record longer than this (a large result) leaves the version unknown. */
+const VERSION_TAIL_BYTES = 256 * 1024;
+const VERSION_RECORDS = 20;
+
+/** The `version` of the newest whole record that has one, among the last `VERSION_RECORDS` lines. Pure. */
+export function engineVersionIn(jsonl: string): string | undefined {
+  // The first line of a tail may be cut: then it does not parse (a record's suffix ends with its outer brace too).
+  const lines = jsonl.split('\n').slice(-VERSION_RECORDS);
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    if (!line.includes('"version"')) continue;
+    try {
+      const record: unknown = JSON.parse(line);
+      if (isRecord(record) && typeof record.version === 'string' && /^\d+\.\d+\.\d+$/.test(record.version))
+        return record.version;
+    } catch {
+      // a record being written, or not JSON: the one before may tell
+    }
+  }
+  return undefined;
+}
+
 /** The input of the tool_use block with this id, in the last JSONL line that holds it. Pure. */
 export function findToolInput(jsonl: string, toolUseId: string): Record<string, unknown> | undefined {
   return findToolUse(jsonl, toolUseId)?.input;

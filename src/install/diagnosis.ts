@@ -1,6 +1,7 @@
 // What `doctor` concludes from what it found: pure functions from facts to findings, lines and an exit code.
 import { isAbsolute } from 'node:path';
 import { GATES, GATES_ENV, GATES_ON_OTHER_TOOLS } from '../gates/names.js';
+import { compareVersions } from '../hooks/engine-version.js';
 import { isPagerCommand, readHandlers, type HookEvent, type Json, PAGER_EVENTS } from '../settings/hooks.js';
 import {
   countsByLengthOf,
@@ -89,20 +90,12 @@ export function engineFinding(version: string | undefined): Finding {
   const range = `${VERIFIED_ENGINES.oldest} to ${VERIFIED_ENGINES.newest}`;
   if (!version) return { level: 'warn', topic: 'engine', text: '`claude` is not on the PATH here, so its version is unknown' };
   if (compareVersions(version, VERIFIED_ENGINES.oldest) < 0) {
-    return { level: 'warn', topic: 'engine', text: `Claude Code ${version} (claude on PATH) is older than the versions the pager was verified on (${range}): there a whole-file read over the cap is refused, not paged, and the oldest run the pager's exec-form hooks without their arguments; update Claude Code` };
+    return { level: 'warn', topic: 'engine', text: `Claude Code ${version} (claude on PATH) is older than the versions the pager was verified on (${range}): there a whole-file read over the cap is refused, not paged (the pager sends it as a window), and the oldest run the pager's exec-form hooks without their arguments; update Claude Code` };
   }
   if (compareVersions(version, VERIFIED_ENGINES.newest) > 0) {
     return { level: 'warn', topic: 'engine', text: `Claude Code ${version} (claude on PATH) is newer than the versions the pager was verified on (${range}): it fails open, but the engine's limits may have moved` };
   }
   return { level: 'ok', topic: 'engine', text: `Claude Code ${version} (claude on PATH; the pager was verified on ${range})` };
-}
-
-/** Orders `major.minor.patch` versions numerically; anything after the patch number is ignored. */
-export function compareVersions(a: string, b: string): number {
-  const parts = (v: string) => (/^(\d+)\.(\d+)\.(\d+)/.exec(v) ?? []).slice(1, 4).map(Number);
-  const [x, y] = [parts(a), parts(b)];
-  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
-  return 0;
 }
 
 export interface WiringFacts {

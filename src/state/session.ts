@@ -131,6 +131,8 @@ export interface SessionState {
   /** The engine refused a Read with no limit of a file under 256 KiB by its count, where engines from 2.1.145 on page
    * it (docs/ENGINE.md 2.6): such reads are sent as windows for the rest of the session. */
   refusesWholeReads?: true;
+  /** The engine's version, where it told `refusesWholeReads` before any refusal did (hooks/engine-version.ts). */
+  engine?: string;
   /** What the opt-in gates remember (src/gates/state.ts owns its shape and bounds); absent with no gate on. */
   gates?: Record<string, unknown>;
 }
@@ -189,9 +191,11 @@ export function withModel(state: SessionState, model: string | undefined): Sessi
   return model === undefined || !isModelName(model) || state.model === model ? state : { ...state, model };
 }
 
-/** The session's engine refuses a Read with no limit of a file under 256 KiB over the cap. */
-export function withWholeReadsRefused(state: SessionState): SessionState {
-  return state.refusesWholeReads ? state : { ...state, refusesWholeReads: true };
+/** The session's engine refuses a Read with no limit of a file under 256 KiB over the cap: it refused one, or its
+ * version (`engine`) says it would. */
+export function withWholeReadsRefused(state: SessionState, engine?: string): SessionState {
+  if (state.refusesWholeReads) return state;
+  return engine === undefined ? { ...state, refusesWholeReads: true } : { ...state, refusesWholeReads: true, engine };
 }
 
 /** The session as the engine's last count showed it: counting by length, or by a tokenizer. */
@@ -420,6 +424,7 @@ export function normalizeState(raw: unknown): SessionState {
   if (isModelName(raw.model)) state.model = raw.model;
   if (typeof raw.countsByLength === 'boolean') state.countsByLength = raw.countsByLength;
   if (raw.refusesWholeReads === true) state.refusesWholeReads = true;
+  if (typeof raw.engine === 'string' && /^\d{1,4}\.\d{1,4}\.\d{1,6}$/.test(raw.engine)) state.engine = raw.engine;
   if (isRecord(raw.gates)) state.gates = raw.gates; // checked by the gates' own code, loaded only when one is on
   return state;
 }

@@ -51,6 +51,35 @@ describe('an engine that refuses a whole read it could page', () => {
     expect(runHook('pre', preEvent('sess-other', 'w3', whole(second)), env).stdout).toBe('');
   });
 
+  it('an engine that says its version is one before 2.1.145 gets a window from its first whole read, and is told why', () => {
+    const s = 'sess-old-engine';
+    const old = { ...env, AI_AGENT: 'claude-code_2-1-144_harness' };
+    const sent = runHook('pre', preEvent(s, 'o1', whole(second)), old).json.hookSpecificOutput.updatedInput;
+    expect(sent.limit).toBeGreaterThan(500);
+    expect(sent.limit).toBeLessThan(3000);
+    const ran = engineRead(second, 1, sent.limit as number);
+    const note = runHook('post', postEvent(s, 'o1', sent, ran), old).json.hookSpecificOutput.additionalContext as string;
+    expect(note).toContain(`Claude Code 2.1.144, like every version before 2.1.145, refuses a Read without limit of a file over the cap, so this Read returned lines 1-${sent.limit} as a window`);
+    expect(note).toMatch(new RegExp(`offset=${(sent.limit as number) + 1} limit=\\d+`));
+
+    // 2.1.145 and later page it: left to the engine.
+    const paging = { ...env, AI_AGENT: 'claude-code_2-1-145_harness' };
+    expect(runHook('pre', preEvent('sess-paging-engine', 'o2', whole(second)), paging).stdout).toBe('');
+  });
+
+  it('an engine that does not say its version in the environment is known by its transcript\'s records', () => {
+    const transcript = (version: string) => {
+      const path = join(dir, `transcript-${version}.jsonl`);
+      const record = (type: string) => JSON.stringify({ type, sessionId: 's', version, message: { role: type, content: 'Read it.' } });
+      writeFileSync(path, `${record('user')}\n${record('assistant')}\n`);
+      return hookPath(path);
+    };
+    const event = (s: string, version: string) => ({ ...preEvent(s, 't1', whole(second)), transcript_path: transcript(version) });
+    const sent = runHook('pre', event('sess-transcript-old', '2.1.100'), env).json.hookSpecificOutput.updatedInput;
+    expect(sent.limit).toBeGreaterThan(500);
+    expect(runHook('pre', event('sess-transcript-new', '2.1.332'), env).stdout).toBe('');
+  });
+
   it('a refused window, or a refused whole read of a file over 256 KiB, says nothing of whole reads', () => {
     const s = 'sess-window-refused';
     const big = join(dir, 'big.txt');

@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareVersions, engineFinding, VERIFIED_ENGINES } from '../../src/install/diagnosis.js';
+import { compareVersions } from '../../src/hooks/engine-version.js';
+import { engineFinding, VERIFIED_ENGINES } from '../../src/install/diagnosis.js';
 
 const REPO = resolve(__dirname, '../..');
 const list = JSON.parse(readFileSync(join(REPO, 'scripts/engines.json'), 'utf8')) as { versions: string[]; smoke: string[] };
@@ -43,7 +44,7 @@ describe('doctor on the engine version', () => {
   it('warns below the range: a whole-file read over the cap is refused there', () => {
     const f = engineFinding('2.1.144');
     expect(f.level).toBe('warn');
-    expect(f.text).toBe(`Claude Code 2.1.144 (claude on PATH) is older than the versions the pager was verified on (${range}): there a whole-file read over the cap is refused, not paged, and the oldest run the pager's exec-form hooks without their arguments; update Claude Code`);
+    expect(f.text).toBe(`Claude Code 2.1.144 (claude on PATH) is older than the versions the pager was verified on (${range}): there a whole-file read over the cap is refused, not paged (the pager sends it as a window), and the oldest run the pager's exec-form hooks without their arguments; update Claude Code`);
     expect(engineFinding('2.0.77').level).toBe('warn');
   });
 

@@ -197,6 +197,18 @@ describe('a window of all of a file that fits by its point estimate but not with
     expect(asWindow.kind).toBe('clamp');
   });
 
+  it('as a read with no limit: left to the engine, unless the engine refuses such reads (before 2.1.145)', () => {
+    // Under 256 KiB and over the cap only by the margin: the engine returns it whole, or pages it. An engine that
+    // refuses it costs a round when the model counts it over: a first window is never that gamble.
+    const asWhole = { file_path: small.path };
+    expect(planWindow(asWhole, small, small.cap, PRIOR_SIZING, later)).toEqual({ kind: 'pass', reason: 'engine-pages-it' });
+    expect(planWindow(asWhole, small, small.cap, PRIOR_SIZING, later, 'window'))
+      .toEqual({ kind: 'pass', reason: 'may-fit-whole' });
+    const refused = planWindow(asWhole, small, small.cap, PRIOR_SIZING, later, 'refused');
+    expect(refused.kind).toBe('clamp');
+    if (refused.kind === 'clamp') expect(refused.lines).toBeLessThan(small.lines);
+  });
+
   it('is clamped when it starts past line 1: a read with an offset and no limit is refused, not paged', () => {
     const p = planWindow({ file_path: small.path, offset: 2, limit: small.lines }, small, small.cap, PRIOR_SIZING,
       later);

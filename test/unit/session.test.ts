@@ -153,7 +153,9 @@ describe('an engine that refuses a whole read it could page (before 2.1.145)', (
 
   it('sends whole reads as windows for the rest of the session, as the user\'s window mode does', () => {
     const s = withWholeReadsRefused(emptyState());
-    expect(wholeReads({}, s)).toBe('window');
+    // A window too, and one that a whole read fitting only by the point estimate does not skip (pre.ts, planWindow).
+    expect(wholeReads({}, s)).toBe('refused');
+    expect(wholeReads({ READ_CEILING_PAGER_WHOLE_READS: 'window' }, s)).toBe('refused');
     expect(wholeReads({}, emptyState())).toBe('engine');
     expect(wholeReads({ READ_CEILING_PAGER_WHOLE_READS: 'window' }, emptyState())).toBe('window');
     expect(withWholeReadsRefused(s)).toBe(s);
@@ -164,5 +166,14 @@ describe('an engine that refuses a whole read it could page (before 2.1.145)', (
     expect(normalizeState(saved).refusesWholeReads).toBe(true);
     expect(normalizeState({ refusesWholeReads: 'yes' }).refusesWholeReads).toBeUndefined();
     expect(normalizeState({ refusesWholeReads: false }).refusesWholeReads).toBeUndefined();
+  });
+
+  it('keeps the engine version that told it, when one did, and only a version', () => {
+    const told = JSON.parse(JSON.stringify(withWholeReadsRefused(emptyState(), '2.1.144')));
+    expect(normalizeState(told)).toMatchObject({ refusesWholeReads: true, engine: '2.1.144' });
+    expect(withWholeReadsRefused(emptyState()).engine).toBeUndefined();
+    // A refusal came first: the version read later changes nothing.
+    expect(withWholeReadsRefused(withWholeReadsRefused(emptyState()), '2.1.100').engine).toBeUndefined();
+    expect(normalizeState({ refusesWholeReads: true, engine: '../x' }).engine).toBeUndefined();
   });
 });
