@@ -4,9 +4,12 @@
 // reused after. The pinned version runs from node_modules as installed. The harness runs each through E2E_CLAUDE
 // (test/e2e/harness/engine.mjs).
 //
-//   npm run test:engines                 every listed version
-//   npm run test:engines -- --ci         the oldest and the pinned one (what .ci/run runs)
+//   npm run test:engines                 every listed version, and the older ones (below)
+//   npm run test:engines -- --ci         the oldest and the pinned one, and the oldest older one (what .ci/run runs)
 //   npm run test:engines -- 2.1.150 …    these versions, listed or not (to look for the oldest that works)
+//
+// `older` in engines.json: versions before the verified range, which the pager meets in the wild (fleets pin their
+// engine), and the tests of what it does for them; a 2.1.100 is a cli.js run under Node, no native binary.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -24,7 +27,14 @@ const npm = win ? 'npm.cmd' : 'npm';
 const args = process.argv.slice(2);
 const ci = args.includes('--ci') || process.env.TEST_ENGINES === 'ci';
 const named = args.filter((a) => /^\d+\.\d+\.\d+/.test(a));
-const versions = named.length ? named : ci ? [list.versions[0], list.versions.at(-1)] : list.versions;
+const older = list.older.versions;
+const versions = named.length
+  ? named
+  : ci
+    ? [older[0], list.versions[0], list.versions.at(-1)]
+    : [...older, ...list.versions];
+/** The tests a version runs: the smoke tests in the verified range, the older ones' own before it. */
+const testsOf = (version) => (older.includes(version) ? list.older.tests : list.smoke);
 if (list.versions.at(-1) !== pinned) throw new Error(`scripts/engines.json ends at ${list.versions.at(-1)}, package.json pins ${pinned}`);
 
 /** The command that starts this engine version: its binary, or its cli.js (the harness runs a .js under Node). */
@@ -91,7 +101,7 @@ for (const version of versions) {
     continue;
   }
   console.log(`\ntest:engines: Claude Code ${version} (${command})`);
-  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...list.smoke], {
+  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...testsOf(version)], {
     cwd: root, stdio: 'inherit', env: { ...process.env, E2E_CLAUDE: command },
   });
   results.push({ version, ok: r.status === 0, why: r.status === 0 ? '' : `smoke tests failed (exit ${r.status})` });
