@@ -87,7 +87,8 @@ export function simulateSession(o) {
   const transcript = join(work, `${sessionId}.jsonl`);
   writeFileSync(transcript, '');
   /** @type {Record<string, string>} */
-  const env = { READ_CEILING_PAGER_STATE_DIR: join(o.stateDir, 'state'), HOME: work };
+  // The engine names itself to its hooks as the pinned engine does (docs/ENGINE.md 9.8): one that pages whole reads.
+  const env = { READ_CEILING_PAGER_STATE_DIR: join(o.stateDir, 'state'), HOME: work, AI_AGENT: 'claude-code_2-1-332_harness' };
   if (cap !== 25_000) env.CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS = String(cap);
   const cwd = dirname(o.file.path);
   const target = o.mode === 'windows' ? { path: o.file.path, offset: 1, limit: WINDOW_LINES } : { path: o.file.path };
