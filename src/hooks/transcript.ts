@@ -228,7 +228,15 @@ export function otherReadsIn(transcriptPath: unknown, toolUseId: string): Record
 export function findBannerCount(jsonl: string, toolUseId: string): BannerCount | undefined {
   const banner = attachedBanner(jsonl, toolUseId) ?? resultBanner(jsonl, toolUseId);
   const m = banner === undefined ? null : /\((\d+) tokens, cap (\d+)\)/.exec(banner);
-  return m ? { tokens: Number(m[1]), cap: Number(m[2]), model: findToolUse(jsonl, toolUseId)?.model } : undefined;
+  if (!m) return undefined;
+  const shown = /showing lines (\d+)-(\d+) of (\d+) total/.exec(banner!);
+  return {
+    tokens: Number(m[1]),
+    cap: Number(m[2]),
+    model: findToolUse(jsonl, toolUseId)?.model,
+    banner: banner!,
+    ...(shown ? { page: { first: Number(shown[1]), lines: Number(shown[2]) - Number(shown[1]) + 1 } } : {}),
+  };
 }
 
 function attachedBanner(jsonl: string, toolUseId: string): string | undefined {
@@ -268,6 +276,10 @@ export interface BannerCount {
   cap: number;
   /** The model whose Read it was. */
   model: string | undefined;
+  /** The banner itself: the model reads it with the page (before 2.1.205, at the head of the result). */
+  banner: string;
+  /** The lines the page showed, where the banner names them (not for a character excerpt). */
+  page?: { first: number; lines: number };
 }
 
 /** The banner count of a partial page, read from the session transcript. */
@@ -302,6 +314,7 @@ export function findResultTokens(jsonl: string, toolUseId: string): ResultTokens
   const { before, from } = calling;
   let read = from;
   const otherNotes: string[] = [];
+  const ownNotes: string[] = [];
   for (const line of jsonl.slice(from + 1).split('\n')) {
     read += line.length + 1;
     let record: unknown;
@@ -312,6 +325,7 @@ export function findResultTokens(jsonl: string, toolUseId: string): ResultTokens
     }
     if (!isRecord(record) || conversationOf(record) !== call.conversation) continue;
     otherNotes.push(...notesOfOtherHooks(record));
+    ownNotes.push(...ownNotesIn(record, toolUseId));
     if (record.type === 'user' && isRecord(record.message) && Array.isArray(record.message.content)) {
       const other = record.message.content.some(
         (b) => isRecord(b) && b.type === 'tool_result' && b.tool_use_id !== toolUseId,
@@ -327,7 +341,7 @@ export function findResultTokens(jsonl: string, toolUseId: string): ResultTokens
     const after = usageOf(message.usage);
     if (!after) return undefined;
     const added = after.input - before.input - before.written;
-    return added > 0 ? { tokens: added, model: call.model, otherNotes } : undefined;
+    return added > 0 ? { tokens: added, model: call.model, otherNotes, ownNotes } : undefined;
   }
   return undefined;
 }
@@ -348,6 +362,18 @@ function notesOfOtherHooks(record: Record<string, unknown>): string[] {
     .map((p) => p.split('\n').filter((line) => !line.startsWith(PREFIX)).join('\n'))
     .filter((p) => p.trim() !== '');
   return others.map((p) => `${hook} hook additional context: ${p}`);
+}
+
+/** Our own notes on the call `toolUseId` in an attachment record, and the engine's banner of its partial page. */
+function ownNotesIn(record: Record<string, unknown>, toolUseId: string): string[] {
+  const a = record.type === 'attachment' && isRecord(record.attachment) ? record.attachment : undefined;
+  if (!a || a.toolUseID !== toolUseId) return [];
+  if (a.type === 'read_truncation_notice') return typeof a.banner === 'string' ? [a.banner] : [];
+  if (a.type !== 'hook_additional_context') return [];
+  const parts = Array.isArray(a.content) ? a.content : [a.content];
+  return parts
+    .filter((p): p is string => typeof p === 'string')
+    .flatMap((p) => p.split('\n').filter((line) => line.startsWith(PREFIX)));
 }
 
 /** Over this many characters, a hook's note reaches the model as a saved file and a preview (docs/ENGINE.md 7.4). */
@@ -397,6 +423,9 @@ export interface ResultTokens {
   /** Other hooks' notes that joined the result in the next request, as the model reads them (after the engine's
    * framing): their tokens are in `tokens` too. Not ours (`notesOfOtherHooks`). */
   otherNotes: string[];
+  /** Our own notes on this call, and the engine's banner when the result was a partial page (2.1.205 and later;
+   * before, the banner is in the result): their tokens are in `tokens` too. */
+  ownNotes: string[];
 }
 
 const SHRINKS = ['"tool_results_cut"', 'clear_tool_uses', 'compact_boundary'];

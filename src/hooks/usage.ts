@@ -40,9 +40,10 @@ import {
   measureWindow,
   ratioOfUsage,
   remember,
+  roundedShares,
   usageRatio,
 } from './measure.js';
-import { awaitModelCall, bannerCount, modelCall, resultTokens, transcriptSize } from './transcript.js';
+import { awaitModelCall, bannerCount, modelCall, resultTokens, transcriptSize, type BannerCount } from './transcript.js';
 
 /** What the learning steps read of a hook's event. */
 type TranscriptEvent = { session_id: string; transcript_path?: string | undefined; tool_use_id: string };
@@ -264,7 +265,7 @@ function stepOf(before: number, ratio: number): number {
 /** The engine's count of the whole file, from the banner of its partial page, once it is in the transcript: learned
  * like a refusal's count (this session and later ones), once; and whether that count was the file's length's. */
 function learnFromBanner(
-  event: Omit<TranscriptEvent, 'tool_use_id'>,
+  event: TranscriptEvent,
   path: string,
   reading: Reading,
   ctx: HookContext,
@@ -293,5 +294,39 @@ function learnFromBanner(
   const { groups: point, digits, digitRuns } = whole;
   const obs = { point, digits, digitRuns, tokens: count.tokens, at: ctx.now };
   remember(ctx, path, learned, count.model, obs, byLength);
+  if (count.page && !byLength) lineNumbersOfPage(event, path, reading.partialOf!, count, learned, whole, ctx);
   return { learned, byLength };
+}
+
+/** The page's usage, read through the banner's count of the whole file (the page is a prefix of it), tells what the
+ * model's line numbers cost, as a retry's does through the refused window's count (`usageWithLineNumbers`): kept in
+ * the model's memory. The page's own density is not learned from it: the banner's count sizes the file's windows.
+ * The usage is in the record of the reply that made this hook's call, which `pre` may start before (it is waited
+ * for, as for any usage: `awaitModelCall`); the banner is read once, so this is the page's one chance. */
+function lineNumbersOfPage(
+  event: TranscriptEvent,
+  path: string,
+  pageId: string,
+  count: BannerCount,
+  learned: Learned,
+  whole: ReturnType<typeof measureWindow>,
+  ctx: HookContext,
+): void {
+  const page = count.page;
+  if (page?.first !== 1) return;
+  const transcript = event.transcript_path;
+  const late = () => typeof transcript === 'string' && awaitModelCall(transcript, event.tool_use_id) !== undefined;
+  const result = resultTokens(transcript, pageId) ?? (late() ? resultTokens(transcript, pageId) : undefined);
+  if (!result) return;
+  const counted: Learned = {
+    ...learned,
+    countedShares: roundedShares(whole.groups),
+    countedWindow: { first: 1, lines: Number.MAX_SAFE_INTEGER },
+  };
+  // Our note after a partial page, and the banner (an attachment, or before 2.1.205 the head of the result), are long
+  // beside a page's line numbers at a small cap: taken off at the least any model counts them, or a model that takes
+  // the rule would seem to pay more on indented lines.
+  const banner = result.ownNotes.includes(count.banner) ? [] : [count.banner];
+  const tokens = result.tokens - otherNotesTokens([...result.otherNotes, ...result.ownNotes, ...banner]);
+  usageWithLineNumbers(path, page, tokens, counted, result.model ?? count.model, ctx);
 }

@@ -157,10 +157,11 @@ function taughtAgainstFresh(
   model: Parameters<typeof reading>[2],
   text: (seed: number) => string,
   forget: string,
+  teach: (path: string) => ReturnType<typeof readAll> = (path) => readAll(reading(name, 2, { path, ...model })),
 ) {
   const first = join(dir, `${name}-first.txt`);
   writeFileSync(first, text(7));
-  const windows = readAll(reading(name, 2, { path: first, ...model }));
+  const windows = teach(first);
   const memory = JSON.parse(readFileSync(join(dir, `state-${name}`, 'memory.v1.json'), 'utf8'));
   const learned = structuredClone(memory.models['claude-test']);
   const control = join(dir, `state-${name}-control`);
@@ -178,6 +179,49 @@ function taughtAgainstFresh(
   }
   const lines = (got: typeof taught) => got.slice(1, 4).reduce((n, w) => n + w.lines, 0);
   return { windows, learned, taughtLines: lines(taught), freshLines: lines(fresh) };
+}
+
+/** A model's Read with no limit of `path` (under 256 KiB, over the cap), which the engine answers with a partial
+ * page (docs/ENGINE.md 4): the page's lines and its banner, with the model's count of the whole file at 2 characters
+ * a token, go to the transcript, and the next request's usage counts the page's numbered lines as a model whose
+ * indented lines cost `indentCost` tokens more than the rule does. Then the model reads on from the page: that
+ * window's `pre` reads the banner and the page's usage. Returns the page's line count. */
+function partialPage(name: string, path: string, indentCost: number): number {
+  const session = `sess-${name}`;
+  const transcript = join(dir, `${name}.jsonl`);
+  const env = { PATH: process.env.PATH, HOME: dir, READ_CEILING_PAGER_STATE_DIR: join(dir, `state-${name}`) };
+  const record = (id: string, input: number, toolInput: object) => `${JSON.stringify({ type: 'assistant', message: {
+    id: `msg_${id}`, model: 'claude-test', role: 'assistant', content: [{ type: 'tool_use', id, name: 'Read', input: toolInput }],
+    usage: { input_tokens: input, output_tokens: WRITTEN } } })}\n`;
+  writeFileSync(transcript, record(`${name}_1`, SYSTEM, { file_path: path }));
+  const whole = { file_path: path };
+  expect(runHook('pre', { ...preEvent(session, `${name}_1`, whole, dir), transcript_path: transcript }, env).stdout).toBe('');
+  const text = readFileSync(path, 'utf8');
+  const tokens = Math.round(text.length / 2);
+  const all = engineRead(path, undefined, undefined);
+  // The engine's page: about lines × cap / tokens × 0.85 (docs/ENGINE.md 4.4).
+  const lines = Math.floor((all.file.numLines * 25_000 * 0.85) / tokens);
+  const page = engineRead(path, 1, lines);
+  const response = { ...page, file: { ...page.file, totalLines: all.file.totalLines, truncatedByTokenCap: true } };
+  const post = runHook('post', { ...postEvent(session, `${name}_1`, whole, response, dir), transcript_path: transcript }, env);
+  const note: string = post.json?.hookSpecificOutput?.additionalContext ?? '';
+  expect(note).toContain("the engine's partial page");
+  const numbered = page.file.content.split('\n').map((l, i) => `${i + 1}\t${l}`).join('\n');
+  const banner = `[Truncated: PARTIAL view — ${path}: showing lines 1-${lines} of ${all.file.totalLines} total (${tokens} tokens, cap 25000). Call Read with offset=${lines + 1} limit=${lines} for the next page.]`;
+  appendFileSync(transcript, [
+    { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `${name}_1`, content: numbered }] } },
+    { type: 'attachment', attachment: { type: 'read_truncation_notice', banner, toolUseID: `${name}_1` } },
+    { type: 'attachment', attachment: { type: 'hook_additional_context', content: [note], hookName: 'PostToolUse:Read', toolUseID: `${name}_1`, hookEvent: 'PostToolUse' } },
+  ].map((r) => `${JSON.stringify(r)}\n`).join(''));
+  const shown = page.file.content.split('\n');
+  const tabs = shown.filter((l) => l.length > 0 && tabStaysApart(l.charCodeAt(0))).length;
+  const indented = shown.filter((l) => l.startsWith(' ') || l.startsWith('\t')).length;
+  const used = (page.file.content.length + banner.length + note.length) / 2 + lineNumberTokens(1, lines) + tabs
+    + indented * indentCost;
+  const next = { file_path: path, offset: lines + 1, limit: lines };
+  appendFileSync(transcript, record(`${name}_2`, SYSTEM + WRITTEN + Math.ceil(used), next));
+  runHook('pre', { ...preEvent(session, `${name}_2`, next, dir), transcript_path: transcript }, env);
+  return lines;
 }
 
 /** Three windows: the model's own, then the two continuations the notes name. */
@@ -451,6 +495,36 @@ describe('a Read of the model\'s refused: the advice starts a reading that the n
     expect(r.learned.indentation.extra).toBeLessThanOrEqual(1.05);
     // From the second window on (the first is sized by the estimate alone), 4-5% more lines a window.
     expect(r.taughtLines).toBeGreaterThan(r.freshLines * 1.03);
+  });
+
+  it('a model whose line numbers cost more on indented lines: told by a partial page and its banner, with no refusal', () => {
+    // The banner counts the whole file, of which the page is the first part: what the page's result added beyond
+    // its share of that count is its line numbers, as for a retry. A file under 256 KiB, read with no limit.
+    const indentedWords = (seed: number) => prose(3000, seed).replace(/^\d+: ((?:\S+ ){4}\S+).*$/gm, '    $1');
+    const file = (name: string) => {
+      const path = join(dir, `${name}.txt`);
+      writeFileSync(path, indentedWords(5));
+      expect(readFileSync(path).length).toBeLessThan(256 * 1024);
+      return path;
+    };
+    partialPage('page-dear', file('page-dear'), 2);
+    const memory = (name: string) => JSON.parse(readFileSync(join(dir, `state-${name}`, 'memory.v1.json'), 'utf8')).models['claude-test'];
+    expect(memory('page-dear').indentation.extra).toBeGreaterThan(0.5);
+    expect(memory('page-dear').indentation.extra).toBeLessThanOrEqual(1.05);
+    // A model that takes the rule on every line: nothing told.
+    partialPage('page-rule', file('page-rule'), 0);
+    expect(memory('page-rule').indentation).toBeUndefined();
+    // A later session's reading of another such file, over 256 KiB, is not refused, and its windows hold more than on
+    // a machine that did not learn it.
+    const r = taughtAgainstFresh('page-taught', { refuses: true, indentCost: 2 }, (seed) => prose(14_000, seed)
+      .replace(/^\d+: ((?:\S+ ){4}\S+).*$/gm, '    $1'), 'indentation', () => {
+      const small = join(dir, 'page-taught-small.txt');
+      writeFileSync(small, indentedWords(9));
+      partialPage('page-taught', small, 2);
+      return [];
+    });
+    expect(r.learned.indentation.extra).toBeGreaterThan(0.5);
+    expect(r.taughtLines).toBeGreaterThan(r.freshLines * 1.02);
   });
 
   it('a model whose line numbers cost a token a digit: told by a retry, remembered, later windows hold more', () => {

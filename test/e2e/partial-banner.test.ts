@@ -3,8 +3,9 @@
 // tool_result (docs/ENGINE.md 4.2). A denser model pages a file read whole; the pager reads the banner's count at the
 // file's next hook and keeps it, so in a new session on the same machine the first window of the unchanged file fits
 // at once. A machine that never saw the banner is refused (the control). Run on every engine of the matrix.
+import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeTempDirs, tempDir } from './harness/engine.mjs';
+import { PAGER_BIN, removeTempDirs, tempDir } from './harness/engine.mjs';
 import { prose, put } from './harness/files.mjs';
 import { readSession } from './harness/session.mjs';
 
@@ -44,5 +45,30 @@ describe('the count in a partial page\'s banner', () => {
     expect(counted!.tokens).toBeGreaterThan(CAP * 0.8);
     expect(control.ok, control.run.stderr).toBe(true);
     expect(control.cursor(path).steps[0]!.isError, 'without what the banner taught, the same window is refused').toBe(true);
+  }, ENGINE_TIMEOUT);
+
+  // The page is the first part of the file the banner counts, so what its result added to the next request beyond
+  // its share of that count is what its line numbers cost the model (docs/ENGINE.md 9.7): the old Claude tokenizer
+  // takes 1-2 tokens more than the rule on each indented line, and the pager learns it from the first page it sees,
+  // with no refusal (a retry of a refused window told it before). A model that takes the rule is told nothing.
+  it('with the usage recorded, tells what the model\'s line numbers cost on indented lines', async () => {
+    const dir = tempDir('banner-indent');
+    // Four-space indented lines of a few words: under 256 KiB, over the cap.
+    const text = prose(1500, 41).split('\n').map((l) => (l ? `    ${l.split(' ').slice(0, 5).join(' ')}` : l)).join('\n');
+    const path = put(dir, 'indented.txt', text);
+    const run = async (tokenizerName: string) => {
+      const home = tempDir(`banner-indent-${tokenizerName}`);
+      const s = await readSession({ cwd: dir, hooks: 'pager', cap: CAP, usage: true, tokenizerName, home, targets: [{ path }] });
+      expect(s.ok, s.run.stderr).toBe(true);
+      const paged = s.cursor(path).steps[0]!;
+      expect(s.ran.get(paged.toolUseId)?.file?.truncatedByTokenCap, 'the engine paged the file').toBe(true);
+      expect(s.refusals).toBe(0);
+      const doctor = spawnSync(process.execPath, [PAGER_BIN, 'doctor'], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home } });
+      return doctor.stdout.split('\n').find((l) => /^\S+\s+memory /.test(l)) ?? doctor.stdout;
+    };
+    const [legacy, rule] = await Promise.all([run('claude'), run('o200k')]);
+    expect(legacy).toMatch(/line numbers dearer on indented lines: \S+ \(\+(0\.[3-9]|1\.0)\d* a line\)/);
+    expect(rule).toContain('memory');
+    expect(rule).not.toContain('indented lines');
   }, ENGINE_TIMEOUT);
 });

@@ -40,9 +40,14 @@ describe('what else the transcript tail tells', () => {
       JSON.stringify({ type: 'attachment', attachment: { type: 'read_truncation_notice', banner, toolUseID: 'toolu_P' } }),
       JSON.stringify({ type: 'attachment', attachment: { type: 'hook_success', toolUseID: 'toolu_Q', stdout: '(1 tokens, cap 2)' } }),
     ].join('\n');
-    expect(findBannerCount(jsonl, 'toolu_P')).toEqual({ tokens: 52481, cap: 25000 });
+    // And the lines the page showed: the page is the first part of the counted file.
+    expect(findBannerCount(jsonl, 'toolu_P')).toEqual({ tokens: 52481, cap: 25000, banner, page: { first: 1, lines: 1053 } });
     expect(findBannerCount(jsonl, 'toolu_Q')).toBeUndefined();
     expect(findBannerCount(jsonl, 'toolu_R')).toBeUndefined();
+    // A character excerpt names no lines.
+    const excerpt = '[Truncated: PARTIAL view — /r/b.json: showing the first 40000 of 163000 characters (99000 tokens, cap 25000). …]';
+    const cut = JSON.stringify({ type: 'attachment', attachment: { type: 'read_truncation_notice', banner: excerpt, toolUseID: 'toolu_X' } });
+    expect(findBannerCount(cut, 'toolu_X')).toEqual({ tokens: 99000, cap: 25000, banner: excerpt });
   });
 
   it('the same count where an engine before 2.1.205 put the banner: at the head of the Read\'s tool_result', () => {
@@ -57,8 +62,9 @@ describe('what else the transcript tail tells', () => {
       // A banner in another call's result says nothing of this one.
       result('toolu_V', '1\tx'),
     ].join('\n');
-    expect(findBannerCount(jsonl, 'toolu_S')).toEqual({ tokens: 33427, cap: 25000 });
-    expect(findBannerCount(jsonl, 'toolu_T')).toEqual({ tokens: 33427, cap: 25000 });
+    const shown = banner.slice('<system-reminder>'.length, banner.indexOf('</system-reminder>'));
+    expect(findBannerCount(jsonl, 'toolu_S')).toEqual({ tokens: 33427, cap: 25000, banner: shown, page: { first: 1, lines: 1589 } });
+    expect(findBannerCount(jsonl, 'toolu_T')).toEqual({ tokens: 33427, cap: 25000, banner: shown, page: { first: 1, lines: 1589 } });
     expect(findBannerCount(jsonl, 'toolu_U')).toBeUndefined();
     expect(findBannerCount(jsonl, 'toolu_V')).toBeUndefined();
   });
@@ -116,6 +122,7 @@ describe('findResultTokens: what a tool result added to the model\'s next reques
       tokens: 100 + 25_000 + 7_000 - 20_000 - 50,
       model: 'm',
       otherNotes: [' hook additional context: note'],
+      ownNotes: [],
     });
   });
 
@@ -153,6 +160,13 @@ describe('findResultTokens: what a tool result added to the model\'s next reques
       'PostToolUse:Read hook additional context: a linter\'s note\nits second line',
       'PostToolUse:Read hook additional context: a part not in a list',
       'PostToolUse:Read hook additional context: <persisted-output>\nOutput too large (11.7KB). Preview (first 2KB):\nlint: ok\n</persisted-output>',
+    ]);
+    // Ours on this call, and the engine's banner of its partial page, apart.
+    expect(findResultTokens(jsonl, 'toolu_A')?.ownNotes).toEqual([
+      'read-ceiling-pager: lines 1-9',
+      'read-ceiling-pager: offset=10 limit=5 reads on.',
+      'read-ceiling-pager: only ours',
+      '[Truncated: PARTIAL view — …]',
     ]);
   });
 
