@@ -227,14 +227,15 @@ export function otherReadsIn(transcriptPath: unknown, toolUseId: string): Record
  * `<system-reminder>` at the head of the Read's own tool_result record. Pure. */
 export function findBannerCount(jsonl: string, toolUseId: string): BannerCount | undefined {
   const banner = attachedBanner(jsonl, toolUseId) ?? resultBanner(jsonl, toolUseId);
-  const m = banner === undefined ? null : /\((\d+) tokens, cap (\d+)\)/.exec(banner);
+  if (banner === undefined) return undefined;
+  const m = /\((\d+) tokens, cap (\d+)\)/.exec(banner);
   if (!m) return undefined;
-  const shown = /showing lines (\d+)-(\d+) of (\d+) total/.exec(banner!);
+  const shown = /showing lines (\d+)-(\d+) of (\d+) total/.exec(banner);
   return {
     tokens: Number(m[1]),
     cap: Number(m[2]),
     model: findToolUse(jsonl, toolUseId)?.model,
-    banner: banner!,
+    banner,
     ...(shown ? { page: { first: Number(shown[1]), lines: Number(shown[2]) - Number(shown[1]) + 1 } } : {}),
   };
 }
