@@ -5,6 +5,11 @@
  * as they refuse a window (docs/ENGINE.md 2.6: refused on 2.1.100 to 2.1.144). */
 export const FIRST_PAGING_ENGINE = '2.1.145';
 
+/** A version as the engine writes it, major.minor.patch. */
+export function isEngineVersion(v: unknown): v is string {
+  return typeof v === 'string' && /^\d{1,4}\.\d{1,4}\.\d{1,6}$/.test(v);
+}
+
 /** The engine's version from the environment it gives its hooks: `AI_AGENT=claude-code_2-1-332_harness` (2.1.144
  * and later; 2.1.100 sets none). Undefined when it is not there or not in that form. */
 export function engineVersionOf(env: NodeJS.ProcessEnv): string | undefined {
@@ -22,5 +27,5 @@ export function compareVersions(a: string, b: string): number {
 
 /** An engine of this version refuses a Read with no limit of a file under 256 KiB that is over the cap. */
 export function engineRefusesWholeReads(version: string | undefined): boolean {
-  return version !== undefined && /^\d+\.\d+\.\d+/.test(version) && compareVersions(version, FIRST_PAGING_ENGINE) < 0;
+  return isEngineVersion(version) && compareVersions(version, FIRST_PAGING_ENGINE) < 0;
 }

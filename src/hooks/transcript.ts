@@ -4,6 +4,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isRecord } from '../state/record.js';
+import { isEngineVersion } from './engine-version.js';
 import { PREFIX } from './note.js';
 
 /** The tool_use is among the last lines written: the tail is enough, whatever the transcript's size. */
@@ -141,8 +142,7 @@ export function engineVersionIn(jsonl: string): string | undefined {
     if (!line.includes('"version"')) continue;
     try {
       const record: unknown = JSON.parse(line);
-      if (isRecord(record) && typeof record.version === 'string' && /^\d+\.\d+\.\d+$/.test(record.version))
-        return record.version;
+      if (isRecord(record) && isEngineVersion(record.version)) return record.version;
     } catch {
       // a record being written, or not JSON: the one before may tell
     }
