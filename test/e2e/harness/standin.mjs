@@ -131,7 +131,9 @@ export async function startStandIn({
         res.end(JSON.stringify(SYSTEM_ROLE_REFUSAL));
         return;
       }
-      const isMainLoop = (body.tools ?? []).some((/** @type {{name?: string}} */ t) => t.name === 'Read');
+      // Some engines (2.1.2 among them) send a "Warmup" request with the main loop's tools at start: not a turn.
+      const warmup = blockText(body.messages?.[0]?.content) === 'Warmup';
+      const isMainLoop = !warmup && (body.tools ?? []).some((/** @type {{name?: string}} */ t) => t.name === 'Read');
       /** @type {Reply} */
       let reply = { text: 'OK.' };
       if (classify && blockText(body.system).includes(CLASSIFIER_SYSTEM)) {
