@@ -8,8 +8,9 @@
 //   npm run test:engines -- --ci         the oldest and the pinned one, and the oldest older one (what .ci/run runs)
 //   npm run test:engines -- 2.1.150 …    these versions, listed or not (to look for the oldest that works)
 //
-// `older` in engines.json: versions before the verified range, which the pager meets in the wild (fleets pin their
-// engine), and the tests of what it does for them; a 2.1.100 is a cli.js run under Node, no native binary.
+// `older` in engines.json: versions before the verified range, oldest first, which the pager meets in the wild
+// (fleets pin their engine), and the tests of what it does for them; 2.1.50 and 2.1.100 are a cli.js run under Node,
+// no native binary.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

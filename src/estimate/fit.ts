@@ -32,6 +32,9 @@ export interface Budget {
   /** The engine counts by length, this many UTF-16 units a token (`countedByLength`): a window fits exactly when
    * its rounded length over this is within the cap, and nothing else decides. */
   charsPerCount?: number;
+  /** The most UTF-16 units the window's numbered lines may take in the engine's result (an engine that shows a longer
+   * result only as a preview: hooks/engine-version.ts), each line's number written as `String(n).padStart(6) + '→'`. */
+  resultChars?: number;
 }
 
 export interface FitResult {
@@ -47,6 +50,8 @@ export interface FitResult {
   tabApartLines: number;
   /** Lines of the fitted prefix that start with a space or a tab: their line number's tab meets the indentation. */
   indentedLines: number;
+  /** The window stopped where its numbered result would pass `resultChars`, not at the cap. */
+  byResultChars: boolean;
 }
 
 /** Whether the tab the engine writes between a line's number and its text stays a token of its own before a line
@@ -79,8 +84,15 @@ export class WindowFit {
   // The point estimate at a given length, so a line is never estimated twice.
   private pointAtChars = -1;
   private point = 0;
+  // The line numbers' share of the numbered result so far, and whether that result's length ended the window.
+  private numbering = 0;
+  private overResultChars = false;
 
-  constructor(readonly budget: Budget) {}
+  /** `firstLine`: the window's first line number, which sets the width of the numbers (`resultChars`). */
+  constructor(
+    readonly budget: Budget,
+    private readonly firstLine = 1,
+  ) {}
 
   /** Adds chunk[start, end) to the current line. Returns false once the window cannot grow any further. */
   addText(chunk: string, start = 0, end = chunk.length): boolean {
@@ -88,6 +100,7 @@ export class WindowFit {
     if (this.linesStarted === this.fittedLines) {
       // First text of a new line: the engine joins lines with '\n'.
       if (this.linesStarted > 0) this.tally.add('\n');
+      this.numbering += numberWidth(this.firstLine + this.linesStarted);
       this.linesStarted++;
       this.lineEmpty = true;
     }
@@ -147,6 +160,7 @@ export class WindowFit {
       chars: this.fittedChars,
       tabApartLines: this.fittedTabApart,
       indentedLines: this.fittedIndented,
+      byResultChars: this.overResultChars,
     };
   }
 
@@ -176,6 +190,11 @@ export class WindowFit {
 
   private fits(): boolean {
     const chars = this.tally.chars;
+    const most = this.budget.resultChars;
+    if (most !== undefined && chars + this.numbering > most) {
+      this.overResultChars = true;
+      return false;
+    }
     const perCount = this.budget.charsPerCount;
     if (perCount !== undefined) return Math.round(chars / perCount) <= this.budget.cap;
     if (chars <= this.budget.charFloor) return true;
@@ -190,4 +209,10 @@ export class WindowFit {
     const estimatedCpt = (chars * this.budget.safety) / Math.max(safe, Number.MIN_VALUE);
     return estimatedCpt > cpt * SAME_TEXT_SPREAD || (chars * this.budget.safety) / cpt <= this.budget.cap;
   }
+}
+
+/** The characters an engine that numbers lines with an arrow writes before line `n`: the number padded to six, and
+ * the arrow. */
+export function numberWidth(n: number): number {
+  return Math.max(6, String(n).length) + 1;
 }

@@ -43,7 +43,9 @@ function scanFd(fd: number, startLine: number, fit: WindowFit, deadline: number)
 
   const lines = new LineSplitter(fit, Math.max(0, startLine - 1));
   const decoder = new TextDecoder(encoding, { fatal: false });
-  let triedBytes = encoding !== 'utf-8' || fit.budget.charFloor > MAX_BYTE_LOOKAHEAD;
+  // A window short enough never to be counted may still number past an engine's result limit: fitted line by line.
+  let triedBytes =
+    encoding !== 'utf-8' || fit.budget.charFloor > MAX_BYTE_LOOKAHEAD || fit.budget.resultChars !== undefined;
 
   while (n > 0) {
     if (Date.now() > deadline) return { eof: false, timedOut: true, startBeyondEnd: false };

@@ -27,6 +27,7 @@ import {
   type Observation,
 } from '../state/memory.js';
 import type { HookContext } from './context.js';
+import { resultCharsCap } from './engine-version.js';
 import { modelPrior, type ModelPrior } from '../state/model.js';
 import { learnedFor, withModel, type SessionState } from '../state/session.js';
 import { modelCall } from './transcript.js';
@@ -75,6 +76,9 @@ export interface Sizing {
   byLength?: true;
   /** No count of the file's text is known: the estimate is the calibration's, or a model's prior from other files. */
   unknownDensity?: true;
+  /** The most characters a window's numbered lines may take in the engine's result (fit.ts): an engine that shows a
+   * longer one only as a preview (hooks/engine-version.ts). */
+  resultChars?: number;
 }
 
 export const PRIOR_SIZING: Sizing = {
@@ -197,11 +201,13 @@ export function sizingFrom(
   now: number,
   told?: Learned,
 ): Sizing {
-  if (countsByLength(state, memory, now)) return LENGTH_SIZING;
+  const resultChars = resultCharsCap(state.engine);
+  const within = (sizing: Sizing): Sizing => (resultChars === undefined ? sizing : { ...sizing, resultChars });
+  if (countsByLength(state, memory, now)) return within(LENGTH_SIZING);
   const model = state.model ?? memory.lastModel;
   const prior = modelPrior(observationsOf(memory, model, now), digitSplitCostOf(memory, model, now) > 0);
-  if (told) return sizingFor(told, true, prior);
-  return sizingFor(knownDensity(state, memory, file), followOn, prior);
+  if (told) return within(sizingFor(told, true, prior));
+  return within(sizingFor(knownDensity(state, memory, file), followOn, prior));
 }
 
 /** The session's state as one call sees it: with the model that made the call, as the transcript names it. The
@@ -256,6 +262,7 @@ export function budgetFor(path: string, cap: number, sizing: Sizing, maxLines: n
   if (sizing.calm !== undefined) budget.calm = sizing.calm;
   if (sizing.steady !== undefined) budget.steady = sizing.steady;
   if (sizing.byLength) budget.charsPerCount = lengthDivisor(path);
+  if (sizing.resultChars !== undefined) budget.resultChars = sizing.resultChars;
   return budget;
 }
 
@@ -303,7 +310,7 @@ function fitInOtherScript(path: string, first: number, learned: Measured, budget
 }
 
 function fitOnce(path: string, first: number, budget: Budget, deadline: number): Measured {
-  const fit = new WindowFit(budget);
+  const fit = new WindowFit(budget, first);
   const scan = scanWindow(path, first, fit, deadline);
   const r = fit.result();
   const safeTokens = budget.charsPerCount
@@ -624,7 +631,8 @@ const USAGE_RATIO_BOUNDS = [0.3, 3] as const;
  * usage): engine tokens per estimated token of the window's text, or a little more, and the window's shares of the
  * estimate by token group. `sample`: whether the window is a sample of the text after it (`isSampleOfItsText`).
  * `numbersCost`: the share of `numbering` (the rule's tokens for the line numbers) that the model's line numbers
- * cost, where a retry told it was less (`lineNumberCost`). Undefined when implausible. */
+ * cost, where a retry told it was less (`lineNumberCost`). `arrowNumbers`: the engine writes `     1→`, not `1\t`.
+ * Undefined when implausible. */
 export function usageRatio(
   path: string,
   window: { first: number; lines: number },
@@ -633,6 +641,7 @@ export function usageRatio(
   numbersCost = 1,
   indentExtra = 0,
   digitSplit = 0,
+  arrowNumbers = false,
 ):
   | {
       ratio: number;
@@ -647,7 +656,8 @@ export function usageRatio(
   | undefined {
   const m = measureWindow(path, window.first, window.lines, deadline);
   if (m.scan.timedOut || m.pointTokens <= 0) return undefined;
-  const numbering = lineNumberTokens(window.first, window.lines) + m.tabApartLines;
+  // An arrow after the number (engines before 2.1.86) may join the punctuation after it: only the digits are sure.
+  const numbering = lineNumberTokens(window.first, window.lines) + (arrowNumbers ? 0 : m.tabApartLines);
   const split = Math.max(numbering, lineNumberDigits(window.first, window.lines));
   const numbers = numbering * numbersCost + digitSplit * (split - numbering);
   const ratio = ratioOfUsage(resultTokens, m.pointTokens, numbers, 1, indentExtra * m.indentedLines);

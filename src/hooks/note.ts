@@ -1,6 +1,6 @@
 // Every sentence the model is told. Pure. Factual statements, no imperatives (the hooks reference's advice),
 // each note well under the engine's 10,000-character inline limit.
-import { FIRST_PAGING_ENGINE } from './engine-version.js';
+import { FIRST_PAGING_ENGINE, PERSISTED_OVER_CHARS } from './engine-version.js';
 
 export const PREFIX = 'read-ceiling-pager:';
 const MAX_PATH = 160;
@@ -80,6 +80,8 @@ export interface ShortWindow {
   enginePage?: number;
   /** For 'whole-refused': the engine's version, when that told it before any refusal did. */
   engine?: string;
+  /** The window ended where its numbered result would pass what this engine shows whole, before the cap. */
+  resultBound?: boolean;
   /** For 'partial-page': the model asked for lines 1 to this (all of the file), and `pre` sent the Read without limit,
    * which the engine pages where it would have refused the window. */
   sentWhole?: number;
@@ -98,7 +100,9 @@ export function shortWindowNote(w: ShortWindow): string {
   const parts = [`${PREFIX} ${shortPath(w.path)} has ${w.totalLines} lines.`];
   const returned = range2(w.returnedFirst, w.returnedLast);
   const asked = w.askedLast === undefined ? undefined : range(w.askedFirst, w.askedLast);
-  const fits = `, the most that fits under the ${w.cap}-token Read cap`;
+  const fits = w.resultBound
+    ? `, the most this engine shows whole (it shows a Read result of over ${PERSISTED_OVER_CHARS.toLocaleString('en-US')} characters only as a preview of its start)`
+    : `, the most that fits under the ${w.cap}-token Read cap`;
   switch (w.because) {
     case 'clamped':
       parts.push(

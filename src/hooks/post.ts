@@ -20,6 +20,7 @@ import {
   type SessionState,
 } from '../state/session.js';
 import { regularFile, resolvedPath, type HookContext } from './context.js';
+import { engineRefusesWholeReads } from './engine-version.js';
 import { ReadInput, type PostEvent, type PostToolUse, type PostToolUseFailure } from './input.js';
 import {
   asCalledBy,
@@ -224,7 +225,8 @@ function afterSuccess(
   return shortWindowNote({
     path: input.file_path,
     ...(plan?.enginePage !== undefined ? { enginePage: plan.enginePage } : {}),
-    ...(asked.because === 'whole-refused' && state.engine !== undefined ? { engine: state.engine } : {}),
+    ...(asked.because === 'whole-refused' && engineRefusesWholeReads(state.engine) ? { engine: state.engine } : {}),
+    ...(plan?.resultBound ? { resultBound: true } : {}),
     // A window of the whole file that `pre` sent without limit, and the engine paged.
     ...(asked.because === 'partial-page' && plan?.askedLines !== undefined && input.limit === undefined
       ? { sentWhole: plan.askedFirst + plan.askedLines - 1, ...(plan.lineOverCap ? { lineOverCap: true } : {}) }

@@ -5,6 +5,7 @@ import {
   readingContinued,
   readingOf,
   withCountsByLength,
+  withEngine,
   withPlan,
   withWholeReadsRefused,
   type Plan,
@@ -30,7 +31,7 @@ import {
 } from './measure.js';
 import { clampedNote } from './note.js';
 import { askedLines, classifyRead, clampedInput, firstLine, wholeInput } from './request.js';
-import { awaitModelCall, transcriptEngineVersion } from './transcript.js';
+import { awaitModelCall, transcriptEngineVersion, transcriptSize } from './transcript.js';
 import { learnFromTranscript } from './usage.js';
 
 export interface PreDecision {
@@ -66,6 +67,8 @@ export type WindowPlan =
       updatedInput: Record<string, unknown>;
       /** A read with no limit sent as a window that holds far more than the engine's partial page would. */
       enginePage?: number;
+      /** The window ended where its numbered result would pass what the engine shows whole, before the cap. */
+      resultBound?: true;
     }
   /** A window that asks for all of a file under 256 KiB, sent with no limit: never refused, only paged. */
   | {
@@ -94,7 +97,8 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   // What the transcript has told since the file's last hook: a partial page's banner, or the last window's usage.
   const told = learnFromTranscript(event, file.path, size, mtimeMs, stored, ctx, true);
   const { learned: fromUsage, bannerPending } = told;
-  const state = told.countsByLength === undefined ? stored : withCountsByLength(stored, told.countsByLength);
+  const counted = told.countsByLength === undefined ? stored : withCountsByLength(stored, told.countsByLength);
+  const state = engineTold(counted, event, ctx, request.kind === 'whole' && size <= WHOLE_FILE_MAX_BYTES);
   // The window a note of ours named runs as named: it was sized to fit when the note was written, unless the
   // engine or the usage has told the file's density since, or it was named wider, for this hook to trim.
   const named =
@@ -107,8 +111,7 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   const key = { path: file.path, size, mtimeMs };
   const sizing = sizingFrom(state, ctx.store.readMemory(), key, followOn, ctx.now, fromUsage);
   const readingLast = named && named.askedLast > 0 ? named.askedLast : undefined;
-  const wholeRead = request.kind === 'whole' && size <= WHOLE_FILE_MAX_BYTES;
-  const whole = wholeReads(ctx.env, engineTold(wholeRead, state, event, ctx));
+  const whole = wholeReads(ctx.env, state);
   const plan = planWindow(input, file, cap, sizing, ctx.deadline, whole, readingLast, !!named);
   if (plan.kind === 'pass') return { pass: plan.reason };
   if (plan.kind === 'read-whole') {
@@ -143,6 +146,7 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   };
   if (plan.askedLines !== undefined) record.askedLines = plan.askedLines;
   if (plan.enginePage !== undefined) record.enginePage = plan.enginePage;
+  if (plan.resultBound) record.resultBound = true;
   const recorded = ctx.store.update(event.session_id, (s) => withPlan(s, event.tool_use_id, record));
   if (recorded) return { updatedInput: plan.updatedInput };
   return { updatedInput: plan.updatedInput, additionalContext: clampedNote(input.file_path, record) };
@@ -166,26 +170,38 @@ export function wholeReads(env: NodeJS.ProcessEnv, state?: Pick<SessionState, 'r
   return env[WHOLE_READS_ENV] === 'window' ? 'window' : 'engine';
 }
 
-/** The session as the engine's version tells it, read for a Read with no limit of a file under 256 KiB (`matters`):
- * from the hooks' environment, else from the transcript's newest records. An engine that refuses such a read is
- * recorded as one that did, so the session's later hooks and the note after this Read know it without reading
- * the version again. */
-function engineTold(matters: boolean, state: SessionState, event: PreToolUse, ctx: HookContext): SessionState {
-  if (!matters || state.refusesWholeReads) return state;
+/** The session as the engine's version tells it: from the hooks' environment, else from the transcript's newest
+ * records, until they name it. What an older engine does differently follows (hooks/engine-version.ts): it refuses a
+ * Read with no limit of a file under 256 KiB over the cap, or shows a long result only as a preview. Recorded where
+ * the transcript told it, or where the engine refuses such reads, so that the session's later hooks and the notes
+ * know it without reading it again. */
+function engineTold(state: SessionState, event: PreToolUse, ctx: HookContext, wholeRead: boolean): SessionState {
+  if (state.engine !== undefined) return state;
+  const fromEnv = engineVersionOf(ctx.env);
   const firstCall = Object.keys(state.plans).length === 0;
-  const engine = engineVersionOf(ctx.env) ?? versionOnceWritten(event.transcript_path, event.tool_use_id, firstCall);
-  if (!engineRefusesWholeReads(engine)) return state;
-  ctx.store.update(event.session_id, (s) => withWholeReadsRefused(s, engine));
-  return withWholeReadsRefused(state, engine);
+  const engine = fromEnv ?? versionOnceWritten(event.transcript_path, event.tool_use_id, firstCall, wholeRead);
+  if (engine === undefined) return state;
+  const refuses = engineRefusesWholeReads(engine);
+  const told = (s: SessionState): SessionState =>
+    refuses ? withWholeReadsRefused(withEngine(s, engine), engine) : withEngine(s, engine);
+  if (!fromEnv || refuses) ctx.store.update(event.session_id, told);
+  return told(state);
 }
 
 /** The version the transcript's records name. An engine that sets no AI_AGENT (2.1.100) writes the session's first
  * records after its first call's PreToolUse starts, as often as not: on the session's first call (`firstCall`), the
- * record of that call is waited for, up to `CALL_RECORD_WAIT_MS`; once, where it never comes (a transcript kept
- * elsewhere). */
-function versionOnceWritten(transcriptPath: unknown, toolUseId: string, firstCall: boolean): string | undefined {
+ * record of that call is waited for, up to `CALL_RECORD_WAIT_MS`, for a read with no limit (`wholeRead`: one such
+ * engine refuses) even where the transcript is not there yet, for a window only where it is (the engine is writing
+ * it); once, where it never comes (a transcript kept elsewhere). */
+function versionOnceWritten(
+  transcriptPath: unknown,
+  toolUseId: string,
+  firstCall: boolean,
+  wholeRead: boolean,
+): string | undefined {
   const now = transcriptEngineVersion(transcriptPath);
   if (now !== undefined || !firstCall || typeof transcriptPath !== 'string') return now;
+  if (!wholeRead && transcriptSize(transcriptPath) === undefined) return undefined;
   return awaitModelCall(transcriptPath, toolUseId) ? transcriptEngineVersion(transcriptPath) : undefined;
 }
 
@@ -210,7 +226,7 @@ export function planWindow(
     if (!over) return { kind: 'pass', reason: 'engine-pages-it' };
     return { ...clampTo(input, 1, undefined, over), enginePage: over.enginePage };
   }
-  if (file.stat.size <= neverCountedChars(cap, file.path) && !sizing.noFloor)
+  if (file.stat.size <= neverCountedChars(cap, file.path) && !sizing.noFloor && numbersWhole(file.stat.size, sizing))
     return { kind: 'pass', reason: 'small-file' };
 
   const first = firstLine(request);
@@ -293,6 +309,12 @@ export function planWindow(
   return clampTo(input, first, asked, fit);
 }
 
+/** Whether every window of a file of `size` bytes numbers within what the engine shows whole: each line takes at
+ * least its newline, and its number 7 characters more (to line 999,999). Pure. */
+function numbersWhole(size: number, sizing: Sizing): boolean {
+  return sizing.resultChars === undefined || 8 * size + 7 <= sizing.resultChars;
+}
+
 /** How many times the engine's partial page a first window must hold to be sent instead of it. The page costs no
  * refusal, and its length and banner tell the whole file's count, which sizes every later window; the window is
  * sized by the estimate alone, which may call a line over the cap that the model's count would take. So the page
@@ -332,7 +354,7 @@ function clampTo(
   input: ReadInput,
   first: number,
   askedLines: number | undefined,
-  fit: { lines: number; safeTokens: number; chars: number },
+  fit: { lines: number; safeTokens: number; chars: number; byResultChars?: boolean },
 ): Extract<WindowPlan, { kind: 'clamp' }> {
   return {
     kind: 'clamp',
@@ -342,5 +364,6 @@ function clampTo(
     safeTokens: fit.safeTokens,
     chars: fit.chars,
     updatedInput: clampedInput(input, first, fit.lines),
+    ...(fit.byResultChars ? { resultBound: true as const } : {}),
   };
 }

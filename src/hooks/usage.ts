@@ -32,6 +32,7 @@ import {
 } from '../state/session.js';
 import { splitsDigits } from '../state/model.js';
 import type { HookContext } from './context.js';
+import { numbersWithArrow } from './engine-version.js';
 import {
   digitSplitCost,
   indentationCost,
@@ -115,7 +116,9 @@ function learnFromUsage(
   if (!result) return undefined;
   const model = result.model ?? state.model;
   const tokens = result.tokens - otherNotesTokens(result.otherNotes);
-  const read = usageWithLineNumbers(path, seen, tokens, before, model, ctx);
+  const read = numbersWithArrow(state.engine)
+    ? usageRatio(path, seen, tokens, ctx.deadline, 1, 0, 0, true)
+    : usageWithLineNumbers(path, seen, tokens, before, model, ctx);
   const cap = resolveCap(ctx.env, state.cap).cap;
   const usage = read && { ...read, ratio: boundedByCap(read.ratio, read.point, read.chars, cap, path) };
   // A window that is no sample of its text (a few long lines of minified code, each a module of its own) says little
@@ -190,7 +193,9 @@ export function otherNotesTokens(notes: readonly string[]): number {
 
 /** `usageRatio`, with the line numbers at what they cost the model. The window after a refused one, from its line,
  * within it and of text alike, tells that cost (`lineNumberCost`, `digitSplitCost`, `indentationCost`), and the
- * model's memory keeps it for its later windows and files where it differs from the rule. */
+ * model's memory keeps it for its later windows and files where it differs from the rule. An engine that numbers
+ * lines with an arrow (before 2.1.86) is read by the bare rule, and tells nothing of them: what its numbers cost is
+ * not what a later engine's cost, and the memory outlives the engine. */
 function usageWithLineNumbers(
   path: string,
   seen: { first: number; lines: number },

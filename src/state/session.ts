@@ -23,6 +23,9 @@ export interface Plan {
   /** A window from line 1, whose first line alone is over the cap, sent without limit: the engine shows an excerpt of
    * that line where it would refuse the window. */
   lineOverCap?: true;
+  /** The window ended where its numbered result would pass what this engine shows whole (hooks/engine-version.ts),
+   * before the cap. */
+  resultBound?: true;
   at: number;
 }
 
@@ -131,7 +134,8 @@ export interface SessionState {
   /** The engine refused a Read with no limit of a file under 256 KiB by its count, where engines from 2.1.145 on page
    * it (docs/ENGINE.md 2.6): such reads are sent as windows for the rest of the session. */
   refusesWholeReads?: true;
-  /** The engine's version, where it told `refusesWholeReads` before any refusal did (hooks/engine-version.ts). */
+  /** The engine's version, as the transcript named it, or the hooks' environment for an engine that refuses whole reads
+   * (hooks/engine-version.ts: what an older engine does differently follows from it). */
   engine?: string;
   /** What the opt-in gates remember (src/gates/state.ts owns its shape and bounds); absent with no gate on. */
   gates?: Record<string, unknown>;
@@ -196,6 +200,11 @@ export function withModel(state: SessionState, model: string | undefined): Sessi
 export function withWholeReadsRefused(state: SessionState, engine?: string): SessionState {
   if (state.refusesWholeReads) return state;
   return engine === undefined ? { ...state, refusesWholeReads: true } : { ...state, refusesWholeReads: true, engine };
+}
+
+/** The session's engine, by its version. */
+export function withEngine(state: SessionState, engine: string): SessionState {
+  return state.engine === engine ? state : { ...state, engine };
 }
 
 /** The session as the engine's last count showed it: counting by length, or by a tokenizer. */
@@ -385,7 +394,8 @@ export function normalizeState(raw: unknown): SessionState {
         allFinite(p, ['size', 'mtimeMs', 'askedFirst', 'sentFirst', 'sentLines', 'estimate', 'cap', 'at']) &&
         (p.askedLines === undefined || isFiniteNumber(p.askedLines)) &&
         (p.enginePage === undefined || isFiniteNumber(p.enginePage)) &&
-        (p.lineOverCap === undefined || p.lineOverCap === true)
+        (p.lineOverCap === undefined || p.lineOverCap === true) &&
+        (p.resultBound === undefined || p.resultBound === true)
       ) {
         setOwn(state.plans, id, p as unknown as Plan);
       }

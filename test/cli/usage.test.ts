@@ -46,9 +46,12 @@ function reading(
     stateOf = name,
     counter,
     otherNote,
+    version,
   }: {
     path?: string; refuses?: boolean; lateMs?: number; numbersCost?: number; indentCost?: number;
     digitsApart?: boolean; stateOf?: string; counter?: (text: string) => number; otherNote?: string;
+    /** The engine's version, as its records name it (docs/ENGINE.md 9.8): none by default. */
+    version?: string;
   } = {},
 ) {
   const session = `sess-${name}`;
@@ -60,7 +63,7 @@ function reading(
   return (ask: { offset?: number; limit?: number }) => {
     const id = `toolu_${name}_${++n}`;
     const toolInput = { file_path: path, ...ask };
-    const call = `${JSON.stringify({ type: 'assistant', message: {
+    const call = `${JSON.stringify({ type: 'assistant', ...(version ? { version } : {}), message: {
       id: `msg_${name}_${n}`, model: 'claude-test', role: 'assistant',
       content: [{ type: 'tool_use', id, name: 'Read', input: toolInput }],
       ...(charsPerToken === 'none' ? {} : {
@@ -495,6 +498,26 @@ describe('a Read of the model\'s refused: the advice starts a reading that the n
     expect(r.learned.indentation.extra).toBeLessThanOrEqual(1.05);
     // From the second window on (the first is sized by the estimate alone), 4-5% more lines a window.
     expect(r.taughtLines).toBeGreaterThan(r.freshLines * 1.03);
+  });
+
+  it('an engine that numbers lines with an arrow (before 2.1.86): a retry tells nothing of what they cost', () => {
+    // Its `     1→` is not the `1\t` later engines write: what a retry would tell of it is the engine's format, not
+    // the model's, and the model's memory outlives the engine. The same reading on a later engine learns a cost
+    // (the test above).
+    const indentedWords = (seed: number) => prose(14_000, seed).replace(/^\d+: ((?:\S+ ){4}\S+).*$/gm, '    $1');
+    const path = join(dir, 'arrow-indents.txt');
+    writeFileSync(path, indentedWords(7));
+    const windows = readAll(reading('arrow-indents', 2, { path, refuses: true, indentCost: 2, version: '2.1.50' }));
+    expect(windows.filter((w) => w.refused)).toHaveLength(1);
+    const returned = windows.filter((w) => !w.refused);
+    for (let i = 1; i < returned.length; i++)
+      expect(returned[i]!.first).toBe(returned[i - 1]!.first + returned[i - 1]!.lines);
+    expect(returned.at(-1)!.first + returned.at(-1)!.lines - 1).toBeGreaterThanOrEqual(14_000);
+    const memory = JSON.parse(readFileSync(join(dir, 'state-arrow-indents', 'memory.v1.json'), 'utf8'));
+    const model = memory.models['claude-test'] ?? {};
+    expect({ lineNumbers: model.lineNumbers, indentation: model.indentation, digits: model.digits }).toEqual({
+      lineNumbers: undefined, indentation: undefined, digits: undefined,
+    });
   });
 
   it('a model whose line numbers cost more on indented lines: told by a partial page and its banner, with no refusal', () => {

@@ -1,6 +1,14 @@
 // Which engine runs the hooks, from what it tells them: its environment (AI_AGENT) or its transcript's records.
 import { describe, expect, it } from 'vitest';
-import { compareVersions, engineRefusesWholeReads, engineVersionOf } from '../../src/hooks/engine-version';
+import {
+  compareVersions,
+  engineRefusesWholeReads,
+  engineVersionOf,
+  numbersWithArrow,
+  PERSISTED_OVER_CHARS,
+  READ_REMINDER_CHARS,
+  resultCharsCap,
+} from '../../src/hooks/engine-version';
 import { engineVersionIn } from '../../src/hooks/transcript';
 
 describe('the engine version in the hooks\' environment', () => {
@@ -35,6 +43,21 @@ describe('which engines refuse a Read with no limit of a file under 256 KiB over
     expect(engineRefusesWholeReads('2.1')).toBe(false);
     expect(engineRefusesWholeReads('latest')).toBe(false);
     expect(compareVersions('2.1.144-beta', '2.1.145')).toBeLessThan(0);
+  });
+});
+
+describe('which engines show a long Read result only as a preview, and how they number lines', () => {
+  it('2.1.6 to 2.1.78: the numbered lines may take 100,000 characters less the reminder after them', () => {
+    for (const v of ['2.1.6', '2.1.50', '2.1.78']) expect(resultCharsCap(v), v).toBe(PERSISTED_OVER_CHARS - READ_REMINDER_CHARS);
+    for (const v of ['2.1.5', '2.1.2', '2.0.77', '2.1.79', '2.1.332', '3.0.0']) expect(resultCharsCap(v), v).toBeUndefined();
+    expect(resultCharsCap(undefined)).toBeUndefined();
+    expect(resultCharsCap('2.1')).toBeUndefined();
+  });
+
+  it('before 2.1.86 with an arrow after the number, from 2.1.86 with a tab; an unknown engine as the newest', () => {
+    for (const v of ['2.0.77', '2.1.2', '2.1.50', '2.1.85']) expect(numbersWithArrow(v), v).toBe(true);
+    for (const v of ['2.1.86', '2.1.100', '2.1.332']) expect(numbersWithArrow(v), v).toBe(false);
+    expect(numbersWithArrow(undefined)).toBe(false);
   });
 });
 

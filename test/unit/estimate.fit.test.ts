@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { WindowFit, type Budget } from '../../src/estimate/fit.js';
+import { numberWidth, WindowFit, type Budget } from '../../src/estimate/fit.js';
 import { estimateTokens } from '../../src/estimate/density.js';
 
 const budget = (b: Partial<Budget>): Budget => ({
   cap: 1000, charFloor: 0, ratio: 1, safety: 1, maxLines: Infinity, ...b,
 });
 
-function run(lines: string[], b: Budget) {
-  const fit = new WindowFit(b);
+function run(lines: string[], b: Budget, firstLine = 1) {
+  const fit = new WindowFit(b, firstLine);
   let i = 0;
   for (; i < lines.length; i++) {
     if (!fit.addText(lines[i]!)) break;
@@ -79,5 +79,39 @@ describe('WindowFit boundaries', () => {
   it('fits no line when the first line alone is over the cap', () => {
     const r = run(['x'.repeat(100_000), 'short'], budget({ cap: 100 }));
     expect(r).toMatchObject({ lines: 0, whole: false });
+  });
+});
+
+describe('a window whose numbered result an engine shows only up to a length (resultChars)', () => {
+  // Ten characters a line: each numbered line is `     n→` (7), its text (10) and a newline, but for the last.
+  const lines = Array(1000).fill('abcdefghij');
+  const plenty = { cap: 1e9, charFloor: 0 };
+
+  it('stops at the last line whose numbered result fits, and says that the length stopped it', () => {
+    const r = run(lines, budget({ ...plenty, resultChars: 1000 }));
+    // 55 lines: 55 × 17 + 54 = 989; 56 lines: 1007.
+    expect(r.lines).toBe(55);
+    expect(r.whole).toBe(false);
+    expect(r.byResultChars).toBe(true);
+    expect(r.chars).toBe(55 * 10 + 54);
+  });
+
+  it('counts the wider numbers of lines from 1,000,000 on', () => {
+    expect([1, 999_999, 1_000_000, 12_345_678].map(numberWidth)).toEqual([7, 7, 8, 9]);
+    // From line 999,990: ten lines at 7, the rest at 8.
+    const r = run(lines, budget({ ...plenty, resultChars: 1000 }), 999_990);
+    expect(r.lines).toBe(53); // 10 × 17 + 43 × 18 + 52 = 996; one more line is 1015
+  });
+
+  it('lets the token cap stop the window first, and without the limit, goes on to the end', () => {
+    const byTokens = run(lines, budget({ cap: 20 * estimateTokens('abcdefghij\n'), charFloor: 0, resultChars: 1e6 }));
+    expect(byTokens.byResultChars).toBe(false);
+    const all = run(lines, budget(plenty));
+    expect(all).toMatchObject({ whole: true, lines: 1000, byResultChars: false });
+  });
+
+  it('holds even where the window is short enough never to be counted (the floor)', () => {
+    const r = run(lines, budget({ cap: 1000, charFloor: 1e6, resultChars: 1000 }));
+    expect(r.lines).toBe(55);
   });
 });

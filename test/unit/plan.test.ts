@@ -15,6 +15,7 @@ import {
 import { WHOLE_FILE_MAX_BYTES } from '../../src/estimate/cap';
 import { FOLLOW_SAFETY, PRIOR_SAFETY, WEIGHTS } from '../../src/estimate/weights';
 import { planWindow } from '../../src/hooks/pre';
+import { resultCharsCap } from '../../src/hooks/engine-version';
 import { prose } from '../helpers/text';
 
 const dir = mkdtempSync(join(tmpdir(), 'rcp-plan-'));
@@ -302,5 +303,41 @@ describe('a window whose first line may fit alone, though not with the margin', 
 
   it('leaves a window alone whose first line is over the cap without the margin too', () => {
     expect(plan(3, 2)).toEqual({ kind: 'pass', reason: 'first-line-over-cap' });
+  });
+});
+
+describe('on an engine that shows a Read result over 100,000 characters only as a preview (2.1.6 to 2.1.78)', () => {
+  const resultChars = resultCharsCap('2.1.50')!;
+  // 4,000 lines of 40 characters: 3,000 of them within a cap of 60,000 in tokens, about 144,000 characters numbered.
+  const path = join(dir, 'sparse.txt');
+  writeFileSync(path, 'aaaa bbbb cccc dddd eeee ffff gggg hhhhh\n'.repeat(4000));
+  const at = { path, stat: statSync(path) };
+  const numbered = (lines: number) => lines * 40 + (lines - 1) + lines * 7;
+
+  it('clamps a window within the cap to the most whose numbered lines fit, and says the length decided', () => {
+    const sizing = { ...PRIOR_SIZING, resultChars };
+    const p = planWindow({ file_path: path, offset: 1, limit: 3000 }, at, 60_000, sizing, later);
+    if (p.kind !== 'clamp') throw new Error(`expected a clamp, got ${JSON.stringify(p)}`);
+    expect(numbered(p.lines)).toBeLessThanOrEqual(resultChars);
+    expect(numbered(p.lines + 1)).toBeGreaterThan(resultChars);
+    expect(p.resultBound).toBe(true);
+  });
+
+  it('leaves the same window alone on any other engine', () => {
+    const p = planWindow({ file_path: path, offset: 1, limit: 3000 }, at, 60_000, PRIOR_SIZING, later);
+    expect(p).toEqual({ kind: 'pass', reason: 'fits' });
+  });
+
+  it('clamps a window of short lines too short for the engine ever to count', () => {
+    const short = join(dir, 'short-lines.txt');
+    // 15,000 one-character lines: 29,999 characters, under the floor of a cap of 30,000; numbered, about 135,000.
+    // (Under 10,000 bytes, a file numbers within the limit whatever its lines: `pre` looks no further at it.)
+    writeFileSync(short, 'x\n'.repeat(15_000));
+    const p = planWindow(
+      { file_path: short, offset: 1, limit: 15_000 }, { path: short, stat: statSync(short) }, 30_000,
+      { ...PRIOR_SIZING, resultChars }, later,
+    );
+    expect(p).toMatchObject({ kind: 'clamp', resultBound: true });
+    if (p.kind === 'clamp') expect(p.lines * 9 - 1).toBeLessThanOrEqual(resultChars);
   });
 });
