@@ -85,12 +85,22 @@ export function nodeFinding(version: string): Finding {
     : { level: 'fail', topic: 'node', text: `${version} is older than the pager supports (${SUPPORTED_NODE}); the hooks would not run` };
 }
 
+/** What an engine before the verified range does differently (docs/ENGINE.md 9.9, 10): each for the versions from
+ * `from` and before `before`. */
+const OLDER_ENGINES: readonly { from?: string; before: string; text: string }[] = [
+  { before: '2.1.2', text: "it ignores the pager's rewrite of a Read (it takes one only with a permission decision, which the pager never sends), so only the notes work" },
+  { from: '2.1.6', before: '2.1.79', text: 'it shows a Read result over 100,000 characters only as a preview (the pager keeps windows under that)' },
+  { before: '2.1.143', text: "it runs exec-form hooks (the plugin's, `install`'s) without their arguments, so only the command form of settings.example.json runs the pager" },
+  { before: '2.1.145', text: 'a whole-file read over the cap is refused, not paged (the pager sends it as a window)' },
+];
+
 /** `claude --version`'s version against the verified range; undefined when no `claude` answered. */
 export function engineFinding(version: string | undefined): Finding {
   const range = `${VERIFIED_ENGINES.oldest} to ${VERIFIED_ENGINES.newest}`;
   if (!version) return { level: 'warn', topic: 'engine', text: '`claude` is not on the PATH here, so its version is unknown' };
   if (compareVersions(version, VERIFIED_ENGINES.oldest) < 0) {
-    return { level: 'warn', topic: 'engine', text: `Claude Code ${version} (claude on PATH) is older than the versions the pager was verified on (${range}): there a whole-file read over the cap is refused, not paged (the pager sends it as a window), and the oldest run the pager's exec-form hooks without their arguments; update Claude Code` };
+    const differs = OLDER_ENGINES.filter((o) => compareVersions(version, o.before) < 0 && compareVersions(version, o.from ?? '0.0.0') >= 0);
+    return { level: 'warn', topic: 'engine', text: `Claude Code ${version} (claude on PATH) is older than the versions the pager was verified on (${range}): ${differs.map((o) => o.text).join('; ')}; update Claude Code` };
   }
   if (compareVersions(version, VERIFIED_ENGINES.newest) > 0) {
     return { level: 'warn', topic: 'engine', text: `Claude Code ${version} (claude on PATH) is newer than the versions the pager was verified on (${range}): it fails open, but the engine's limits may have moved` };

@@ -85,7 +85,7 @@ describe('doctor', () => {
     const r = run(['doctor'], { env: { PATH: `${bin}:${process.env.PATH ?? ''}` } });
     expect(r.code).toBe(0);
     expect(line(r.stdout, 'engine')).toEqual([
-      `warn  engine Claude Code 2.1.100 (claude on PATH) is older than the versions the pager was verified on (${VERIFIED}): there a whole-file read over the cap is refused, not paged (the pager sends it as a window), and the oldest run the pager's exec-form hooks without their arguments; update Claude Code`,
+      `warn  engine Claude Code 2.1.100 (claude on PATH) is older than the versions the pager was verified on (${VERIFIED}): it runs exec-form hooks (the plugin's, \`install\`'s) without their arguments, so only the command form of settings.example.json runs the pager; a whole-file read over the cap is refused, not paged (the pager sends it as a window); update Claude Code`,
     ]);
   });
 

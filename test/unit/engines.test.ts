@@ -41,11 +41,19 @@ describe('doctor on the engine version', () => {
     }
   });
 
-  it('warns below the range: a whole-file read over the cap is refused there', () => {
-    const f = engineFinding('2.1.144');
-    expect(f.level).toBe('warn');
-    expect(f.text).toBe(`Claude Code 2.1.144 (claude on PATH) is older than the versions the pager was verified on (${range}): there a whole-file read over the cap is refused, not paged (the pager sends it as a window), and the oldest run the pager's exec-form hooks without their arguments; update Claude Code`);
-    expect(engineFinding('2.0.77').level).toBe('warn');
+  it('warns below the range, naming what that version does differently', () => {
+    const older = (v: string) => `Claude Code ${v} (claude on PATH) is older than the versions the pager was verified on (${range}): `;
+    const refused = 'a whole-file read over the cap is refused, not paged (the pager sends it as a window)';
+    const args = "it runs exec-form hooks (the plugin's, `install`'s) without their arguments, so only the command form of settings.example.json runs the pager";
+    const preview = 'it shows a Read result over 100,000 characters only as a preview (the pager keeps windows under that)';
+    const ignored = "it ignores the pager's rewrite of a Read (it takes one only with a permission decision, which the pager never sends), so only the notes work";
+    expect(engineFinding('2.1.144')).toEqual({ level: 'warn', topic: 'engine', text: `${older('2.1.144')}${refused}; update Claude Code` });
+    expect(engineFinding('2.1.137').text).toBe(`${older('2.1.137')}${args}; ${refused}; update Claude Code`);
+    expect(engineFinding('2.1.79').text).toBe(`${older('2.1.79')}${args}; ${refused}; update Claude Code`);
+    expect(engineFinding('2.1.78').text).toBe(`${older('2.1.78')}${preview}; ${args}; ${refused}; update Claude Code`);
+    expect(engineFinding('2.1.6').text).toBe(`${older('2.1.6')}${preview}; ${args}; ${refused}; update Claude Code`);
+    expect(engineFinding('2.1.5').text).toBe(`${older('2.1.5')}${args}; ${refused}; update Claude Code`);
+    expect(engineFinding('2.0.77').text).toBe(`${older('2.0.77')}${ignored}; ${args}; ${refused}; update Claude Code`);
   });
 
   it('warns above the range, without failing: the pager fails open', () => {
