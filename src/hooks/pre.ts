@@ -176,16 +176,19 @@ export function wholeReads(env: NodeJS.ProcessEnv, state?: Pick<SessionState, 'r
  * the transcript told it, or where the engine refuses such reads, so that the session's later hooks and the notes
  * know it without reading it again. */
 function engineTold(state: SessionState, event: PreToolUse, ctx: HookContext, wholeRead: boolean): SessionState {
-  if (state.engine !== undefined) return state;
+  // The environment names the engine that runs this very hook, which a resumed session may have changed since the
+  // transcript named one: it is read every time, the transcript only until it names one.
   const fromEnv = engineVersionOf(ctx.env);
+  if (fromEnv === undefined && state.engine !== undefined) return state;
   const firstCall = Object.keys(state.plans).length === 0;
   const engine = fromEnv ?? versionOnceWritten(event.transcript_path, event.tool_use_id, firstCall, wholeRead);
   if (engine === undefined) return state;
   const refuses = engineRefusesWholeReads(engine);
   const told = (s: SessionState): SessionState =>
     refuses ? withWholeReadsRefused(withEngine(s, engine), engine) : withEngine(s, engine);
-  if (!fromEnv || refuses) ctx.store.update(event.session_id, told);
-  return told(state);
+  const known = told(state);
+  if (known !== state && (!fromEnv || refuses)) ctx.store.update(event.session_id, told);
+  return known;
 }
 
 /** The version the transcript's records name. An engine that sets no AI_AGENT (2.1.100) writes the session's first

@@ -67,4 +67,13 @@ describe('a window within the cap whose numbered result is over 100,000 characte
     const fromEnv = { ...env, AI_AGENT: 'claude-code_2-1-332_harness' };
     expect(runHook('pre', preEvent('sess-env', 'r1', asked), fromEnv).stdout).toBe('');
   });
+
+  it('a session begun on 2.1.50 and resumed on a later engine, which names itself: run as asked there', () => {
+    const s = 'sess-resumed';
+    const at = transcript('2.1.50');
+    expect(runHook('pre', { ...preEvent(s, 'r1', asked), transcript_path: at }, env).json.hookSpecificOutput.updatedInput.limit)
+      .toBeLessThan(3000);
+    const later = { ...env, AI_AGENT: 'claude-code_2-1-332_harness' };
+    expect(runHook('pre', { ...preEvent(s, 'r2', asked), transcript_path: at }, later).stdout).toBe('');
+  });
 });
