@@ -185,7 +185,7 @@ function engineTold(state: SessionState, event: PreToolUse, ctx: HookContext, wh
   if (engine === undefined) return state;
   const refuses = engineRefusesWholeReads(engine);
   const told = (s: SessionState): SessionState =>
-    refuses ? withWholeReadsRefused(withEngine(s, engine), engine) : withEngine(s, engine);
+    refuses ? withWholeReadsRefused(withEngine(s, engine)) : withEngine(s, engine);
   const known = told(state);
   if (known !== state && (!fromEnv || refuses)) ctx.store.update(event.session_id, told);
   return known;

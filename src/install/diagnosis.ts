@@ -1,7 +1,12 @@
 // What `doctor` concludes from what it found: pure functions from facts to findings, lines and an exit code.
 import { isAbsolute } from 'node:path';
 import { GATES, GATES_ENV, GATES_ON_OTHER_TOOLS } from '../gates/names.js';
-import { compareVersions } from '../hooks/engine-version.js';
+import {
+  compareVersions,
+  FIRST_PAGING_ENGINE,
+  FIRST_PERSISTING_ENGINE,
+  FIRST_READ_EXEMPT_ENGINE,
+} from '../hooks/engine-version.js';
 import { isPagerCommand, readHandlers, type HookEvent, type Json, PAGER_EVENTS } from '../settings/hooks.js';
 import {
   countsByLengthOf,
@@ -89,9 +94,9 @@ export function nodeFinding(version: string): Finding {
  * `from` and before `before`. */
 const OLDER_ENGINES: readonly { from?: string; before: string; text: string }[] = [
   { before: '2.1.2', text: "it ignores the pager's rewrite of a Read (it takes one only with a permission decision, which the pager never sends), so only the notes work" },
-  { from: '2.1.6', before: '2.1.79', text: 'it shows a Read result over 100,000 characters only as a preview (the pager keeps windows under that)' },
+  { from: FIRST_PERSISTING_ENGINE, before: FIRST_READ_EXEMPT_ENGINE, text: 'it shows a Read result over 100,000 characters only as a preview (the pager keeps windows under that)' },
   { before: '2.1.143', text: "it runs exec-form hooks (the plugin's, `install`'s) without their arguments, so only the command form of settings.example.json runs the pager" },
-  { before: '2.1.145', text: 'a whole-file read over the cap is refused, not paged (the pager sends it as a window)' },
+  { before: FIRST_PAGING_ENGINE, text: 'a whole-file read over the cap is refused, not paged (the pager sends it as a window)' },
 ];
 
 /** `claude --version`'s version against the verified range; undefined when no `claude` answered. */

@@ -196,10 +196,9 @@ export function withModel(state: SessionState, model: string | undefined): Sessi
 }
 
 /** The session's engine refuses a Read with no limit of a file under 256 KiB over the cap: it refused one, or its
- * version (`engine`) says it would. */
-export function withWholeReadsRefused(state: SessionState, engine?: string): SessionState {
-  if (state.refusesWholeReads) return state;
-  return engine === undefined ? { ...state, refusesWholeReads: true } : { ...state, refusesWholeReads: true, engine };
+ * version (`withEngine`) says it would. */
+export function withWholeReadsRefused(state: SessionState): SessionState {
+  return state.refusesWholeReads ? state : { ...state, refusesWholeReads: true };
 }
 
 /** The session's engine, by its version. */

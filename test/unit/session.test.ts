@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   emptyState, learnedFor, learnsFromUsage, MAX_FILES, MAX_PASSED_OVER, MAX_PLANS, normalizeState, passedOverAfter,
   PLAN_MAX_AGE_MS, readingContinued, seenOf, takenFromFewLines, withLearned, withoutPlan, withoutReading, withPlan,
-  withReading, withSeen, withWholeReadsRefused, type Plan, type Reading,
+  withEngine, withReading, withSeen, withWholeReadsRefused, type Plan, type Reading,
 } from '../../src/state/session';
 import { refusesWholeRead } from '../../src/hooks/post';
 import { wholeReads } from '../../src/hooks/pre';
@@ -169,11 +169,11 @@ describe('an engine that refuses a whole read it could page (before 2.1.145)', (
   });
 
   it('keeps the engine version that told it, when one did, and only a version', () => {
-    const told = JSON.parse(JSON.stringify(withWholeReadsRefused(emptyState(), '2.1.144')));
+    const told = JSON.parse(JSON.stringify(withWholeReadsRefused(withEngine(emptyState(), '2.1.144'))));
     expect(normalizeState(told)).toMatchObject({ refusesWholeReads: true, engine: '2.1.144' });
     expect(withWholeReadsRefused(emptyState()).engine).toBeUndefined();
-    // A refusal came first: the version read later changes nothing.
-    expect(withWholeReadsRefused(withWholeReadsRefused(emptyState()), '2.1.100').engine).toBeUndefined();
+    const known = withEngine(emptyState(), '2.1.50');
+    expect(withEngine(known, '2.1.50')).toBe(known);
     expect(normalizeState({ refusesWholeReads: true, engine: '../x' }).engine).toBeUndefined();
   });
 });
