@@ -2,7 +2,7 @@
 // the estimate allows, and a read with no limit of a file over 256 KiB comes back as a page, not an error.
 import { afterAll, describe, expect, it } from 'vitest';
 import { ranges, coverage } from './harness/check.mjs';
-import { tempDir, removeTempDirs } from './harness/engine.mjs';
+import { CAP_ENV, pagerSettings, tempDir, removeTempDirs } from './harness/engine.mjs';
 import { prose, put } from './harness/files.mjs';
 import { preLimit } from './harness/hook.mjs';
 import { readSession } from './harness/session.mjs';
@@ -45,6 +45,35 @@ describe('an explicit window over the cap', () => {
 
   it('without the pager the same window is refused', async () => {
     const s = await readSession({ cwd: dir, hooks: 'none', cap: CAP, targets: [{ path, offset: 1, limit: 300, once: true }] });
+    const [step] = s.cursor(path).steps;
+    expect(step?.isError).toBe(true);
+    expect(step?.content).toMatch(/exceeds maximum allowed tokens \(3000\)/);
+  }, ENGINE_TIMEOUT);
+});
+
+// Users often set the cap in settings.json's "env" rather than in the shell: the engine applies it, and the hooks it
+// runs inherit it, so the pager sizes its clamp to that cap without waiting for a refusal to tell it.
+describe('a cap set in the project\'s settings.json "env"', () => {
+  const dir = tempDir('clamp-settings-env');
+  const path = put(dir, 'prose.txt', prose(300));
+  const env = { [CAP_ENV]: String(CAP) };
+
+  it('sizes the clamp: no refusal, and the note names that cap', async () => {
+    const s = await readSession({
+      cwd: dir, hooks: 'pager', settings: { ...pagerSettings(), env },
+      targets: [{ path, offset: 1, limit: 300, once: true }],
+    });
+    const [step] = s.cursor(path).steps;
+    expect(step?.isError, step?.content).toBe(false);
+    const n = step!.lines.length;
+    expect(n).toBe(preLimit({ path, cwd: dir, offset: 1, limit: 300, cap: CAP }));
+    expect(step!.notes.join('\n')).toContain(`under the ${CAP}-token Read cap`);
+  }, ENGINE_TIMEOUT);
+
+  it('is the engine\'s cap too: without the pager the same window is refused at it', async () => {
+    const s = await readSession({
+      cwd: dir, hooks: 'none', settings: { env }, targets: [{ path, offset: 1, limit: 300, once: true }],
+    });
     const [step] = s.cursor(path).steps;
     expect(step?.isError).toBe(true);
     expect(step?.content).toMatch(/exceeds maximum allowed tokens \(3000\)/);
