@@ -21,6 +21,7 @@ import {
   observationsOf,
   rememberedFile,
   withModelCountsByLength,
+  type RememberedFile,
   withFile,
   withObservation,
   type Memory,
@@ -32,6 +33,7 @@ import { modelPrior, type ModelPrior } from '../state/model.js';
 import { learnedFor, withModel, type SessionState } from '../state/session.js';
 import { modelCall } from './transcript.js';
 import { scanWindow, type ScanResult } from '../estimate/window.js';
+import { contentDigest, DIGEST_MAX_BYTES } from '../state/digest.js';
 import type { Learned } from '../state/session.js';
 import type { NextWindow, OversizeLines, Revisit } from './note.js';
 
@@ -207,7 +209,7 @@ export function sizingFrom(
   const model = state.model ?? memory.lastModel;
   const prior = modelPrior(observationsOf(memory, model, now), digitSplitCostOf(memory, model, now) > 0);
   if (told) return within(sizingFor(told, true, prior));
-  return within(sizingFor(knownDensity(state, memory, file), followOn, prior));
+  return within(sizingFor(knownDensity(state, memory, file, model), followOn, prior));
 }
 
 /** The session's state as one call sees it: with the model that made the call, as the transcript names it. The
@@ -217,15 +219,35 @@ export function asCalledBy(state: SessionState, transcriptPath: string | undefin
   return withModel(state, modelCall(transcriptPath, toolUseId)?.model);
 }
 
-/** The file's density as a count taught it, this session or an earlier one. */
+/** The file's density as a count taught it, this session or an earlier one of `model` (of the same content at
+ * another path too). */
 export function knownDensity(
   state: SessionState,
   memory: Memory,
   file: { path: string; size: number; mtimeMs: number },
+  model: string | undefined,
 ): Learned | undefined {
   return (
-    learnedFor(state, file.path, file.size, file.mtimeMs) ?? rememberedFile(memory, file.path, file.size, file.mtimeMs)
+    learnedFor(state, file.path, file.size, file.mtimeMs) ??
+    rememberedFile(memory, file, model, () => fileDigest(file.path, file.size))
   );
+}
+
+/** The digest of the file's content (state/digest.ts), when it still has `size` bytes, at most `DIGEST_MAX_BYTES`. */
+export function fileDigest(path: string, size: number): string | undefined {
+  if (size > DIGEST_MAX_BYTES) return undefined;
+  try {
+    const bytes = readFileSync(path);
+    return bytes.length === size ? contentDigest(bytes) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The file's density as the memory keeps it: with its content's digest and the model that taught it. */
+export function toRemember(path: string, learned: Learned, model: string | undefined): RememberedFile {
+  const digest = fileDigest(path, learned.size);
+  return { ...learned, ...(digest ? { digest } : {}), ...(model ? { model } : {}) };
 }
 
 /** What the engine counted, kept for later sessions: the file's density, and the count beside the estimate for the
@@ -239,9 +261,10 @@ export function remember(
   obs: Observation,
   byLength = false,
 ): void {
+  const kept = byLength ? undefined : toRemember(path, learned, model);
   ctx.store.updateMemory((m) => {
-    if (byLength) return model === undefined ? m : withModelCountsByLength(m, model, true, obs.at);
-    const withIt = withFile(m, path, learned);
+    if (!kept) return model === undefined ? m : withModelCountsByLength(m, model, true, obs.at);
+    const withIt = withFile(m, path, kept);
     if (model === undefined) return withIt;
     return withModelCountsByLength(withObservation(withIt, model, obs), model, false, obs.at);
   });

@@ -197,7 +197,7 @@ function afterSuccess(
     kept &&
     !byLength &&
     memory &&
-    learnsFromUsage(knownDensity(state, memory, fileKey(file))) &&
+    learnsFromUsage(knownDensity(called, memory, fileKey(file), called.model ?? memory.lastModel)) &&
     usageToCome(event.transcript_path, event.tool_use_id)
       ? readOn(file.path, readingOn ?? after, readOnTo(), lastLine, out.totalLines, cap, HOPEFUL_SIZING, ctx.deadline)
       : undefined;

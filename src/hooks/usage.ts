@@ -42,6 +42,7 @@ import {
   ratioOfUsage,
   remember,
   roundedShares,
+  toRemember,
   usageRatio,
 } from './measure.js';
 import { awaitModelCall, bannerCount, modelCall, resultTokens, transcriptSize, type BannerCount } from './transcript.js';
@@ -157,7 +158,8 @@ function learnFromUsage(
   // the file is never a gamble.
   if (learned && !before) {
     const { shares: _local, steps: _alsoLocal, shifts: _localToo, ...kept } = learned;
-    ctx.store.updateMemory((m) => withFile(m, path, kept));
+    const remembered = toRemember(path, kept, model);
+    ctx.store.updateMemory((m) => withFile(m, path, remembered));
   }
   return learned;
 }

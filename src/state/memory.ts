@@ -31,8 +31,18 @@ export interface ModelMemory {
   digits?: { split: number; at: number };
 }
 
+/** A file's density as later sessions find it. */
+export interface RememberedFile extends Learned {
+  /** Its content's digest (state/digest.ts), where it is at most `DIGEST_MAX_BYTES`: an unchanged copy at another path
+   * (a clone, a worktree, another project's node_modules), or the file rewritten unchanged, finds the density too. */
+  digest?: string;
+  /** The model whose counts taught it, where the transcript named one: another model's tokenizer counts the same text
+   * otherwise (up to a third more), and its first window would be sized by the wrong density. */
+  model?: string;
+}
+
 export interface Memory {
-  files: Record<string, Learned>;
+  files: Record<string, RememberedFile>;
   models: Record<string, ModelMemory>;
   /** The model of the newest session that taught something: the best guess for a session not yet seen. */
   lastModel?: string;
@@ -52,13 +62,28 @@ export function emptyMemory(): Memory {
   return { files: {}, models: {} };
 }
 
-/** The learned density of an unchanged file, from an earlier session. */
-export function rememberedFile(memory: Memory, path: string, size: number, mtimeMs: number): Learned | undefined {
-  const l = ownValue(memory.files, path);
-  return l && l.size === size && l.mtimeMs === mtimeMs ? l : undefined;
+/** The learned density of an unchanged file, from an earlier session of `model` (or of a model not named): kept for
+ * this path with the same size and mtime, else for the same content anywhere. `digestOf` gives the file's digest; it
+ * is asked only where some file of the same size was kept with one, so most Reads never hash. Pure but for that. */
+export function rememberedFile(
+  memory: Memory,
+  file: { path: string; size: number; mtimeMs: number },
+  model: string | undefined,
+  digestOf: () => string | undefined,
+): RememberedFile | undefined {
+  const sameModel = (l: RememberedFile) => l.model === undefined || model === undefined || l.model === model;
+  const here = ownValue(memory.files, file.path);
+  if (here && here.size === file.size && here.mtimeMs === file.mtimeMs && sameModel(here)) return here;
+  const alike = Object.values(memory.files).filter(
+    (l) => l.size === file.size && l.digest !== undefined && sameModel(l),
+  );
+  if (alike.length === 0) return undefined;
+  const digest = digestOf();
+  if (digest === undefined) return undefined;
+  return alike.filter((l) => l.digest === digest).sort((a, b) => b.at - a.at)[0];
 }
 
-export function withFile(memory: Memory, path: string, learned: Learned): Memory {
+export function withFile(memory: Memory, path: string, learned: RememberedFile): Memory {
   const files = { ...memory.files, [path]: learned };
   return { ...memory, files: newest(files, MEMORY_MAX_FILES, learned.at - MEMORY_MAX_AGE_MS) };
 }
@@ -168,7 +193,13 @@ export function normalizeMemory(raw: unknown, groups: number): Memory {
   if (!isRecord(raw)) return memory;
   if (isRecord(raw.files)) {
     for (const [path, l] of Object.entries(raw.files)) {
-      if (isLearned(l)) setOwn(memory.files, path, l);
+      if (!isLearned(l)) continue;
+      const { digest, model, ...learned } = l as RememberedFile;
+      setOwn(memory.files, path, {
+        ...learned,
+        ...(typeof digest === 'string' && /^[0-9a-f]{16}$/.test(digest) ? { digest } : {}),
+        ...(isModelName(model) ? { model } : {}),
+      });
     }
   }
   if (isRecord(raw.models)) {

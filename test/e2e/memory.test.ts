@@ -12,6 +12,8 @@ afterAll(removeTempDirs);
 const ENGINE_TIMEOUT = 240_000;
 /** count_tokens answers this many times the npm tokenizer's count: a denser model than the pager expects. */
 const DENSER = 2.5;
+/** And a sparser one: the estimate's prior sizes its first windows short. */
+const SPARSER = 0.6;
 
 describe('memory across sessions', () => {
   it('a density learned in one session makes the same unchanged file\'s first window right in the next', async () => {
@@ -40,6 +42,37 @@ describe('memory across sessions', () => {
     // The same Read on a machine that never saw the file is refused, as the first session's was.
     expect(control.ok, control.run.stderr).toBe(true);
     expect(control.cursors[0]!.steps[0]!.isError).toBe(true);
+  }, ENGINE_TIMEOUT);
+
+  // A fleet runs each session in its own clone or worktree: the same file at another path, with another mtime. What one
+  // session learned of it sizes the others' first window (the memory keeps the content's digest). A sparser model
+  // shows it: no refusal teaches the model's prior, and only the file's own density fills its first window.
+  it('a density learned in one clone makes the first window of the same file in another clone right', async () => {
+    const home = tempDir('memory-clone-home');
+    const text = prose(4000, 31);
+    const cloneA = put(tempDir('memory-clone-a'), 'notes.txt', text);
+    const window = (path: string) => ({ path, offset: 1, limit: 4000 });
+    // The stand-in reports each request's input tokens, as the API does: the usage that teaches a file's density.
+    const first = await readSession({ cwd: tempDir('memory-clone-a-cwd'), hooks: 'pager', scale: SPARSER, usage: true, home, targets: [window(cloneA)] });
+    expect(first.ok, first.run.stderr).toBe(true);
+    expect(first.cursor(cloneA).steps.length, 'read in more than one window: the usage taught the density').toBeGreaterThan(1);
+
+    const cloneB = put(tempDir('memory-clone-b'), 'notes.txt', text);
+    // Another file of the same kind, never read: sized by the model's prior, on the same machine.
+    const other = put(tempDir('memory-clone-other'), 'notes.txt', prose(4000, 32));
+    const next = await readSession({ cwd: tempDir('memory-clone-b-cwd'), hooks: 'pager', scale: SPARSER, usage: true, home, targets: [{ ...window(cloneB), once: true }] });
+    const control = await readSession({ cwd: tempDir('memory-clone-other-cwd'), hooks: 'pager', scale: SPARSER, usage: true, home, targets: [{ ...window(other), once: true }] });
+    const firstCount = (s: typeof next, path: string) => {
+      const step = s.cursor(path).steps[0]!;
+      expect(step.isError, step.content.slice(0, 200)).toBe(false);
+      const page = step.lines.map(([, t]) => t).join('\n');
+      return s.counts.find((c) => c.text === page)!.tokens;
+    };
+    const copied = firstCount(next, cloneB);
+    const prior = firstCount(control, other);
+    expect(copied, `the copy's first window (${copied} tokens) against a file never read (${prior})`).toBeLessThanOrEqual(25_000);
+    expect(copied).toBeGreaterThan(25_000 * 0.8);
+    expect(prior).toBeLessThan(25_000 * 0.7);
   }, ENGINE_TIMEOUT);
 
   it('a refusal of English prose sizes a Korean file\'s first window for the same denser model in the next session', async () => {

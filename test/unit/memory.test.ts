@@ -9,13 +9,59 @@ import {
 
 describe('memory across sessions', () => {
   it('a file\'s learned density is remembered while the file is unchanged, and ages out', () => {
+    const noDigest = () => undefined;
     let m = withFile(emptyMemory(), '/f', { size: 10, mtimeMs: 5, ratio: 1.3, at: 1000 });
-    expect(rememberedFile(m, '/f', 10, 5)?.ratio).toBe(1.3);
-    expect(rememberedFile(m, '/f', 10, 6)).toBeUndefined();
+    expect(rememberedFile(m, { path: '/f', size: 10, mtimeMs: 5 }, undefined, noDigest)?.ratio).toBe(1.3);
+    expect(rememberedFile(m, { path: '/f', size: 10, mtimeMs: 6 }, undefined, noDigest)).toBeUndefined();
     m = withFile(m, '/g', { size: 1, mtimeMs: 1, ratio: 1, at: 1000 + MEMORY_MAX_AGE_MS + 1 });
-    expect(rememberedFile(m, '/f', 10, 5)).toBeUndefined();
+    expect(rememberedFile(m, { path: '/f', size: 10, mtimeMs: 5 }, undefined, noDigest)).toBeUndefined();
     for (let i = 0; i < MEMORY_MAX_FILES + 10; i++) m = withFile(m, `/h${i}`, { size: 1, mtimeMs: 1, ratio: 1, at: 2e12 + i });
     expect(Object.keys(m.files)).toHaveLength(MEMORY_MAX_FILES);
+  });
+
+  it('finds a file\'s density for the same content at another path, or rewritten unchanged, hashing only then', () => {
+    const learned = { size: 4096, mtimeMs: 5, ratio: 0.7, at: 1000 };
+    const m = withFile(emptyMemory(), '/clone-a/big.ts', { ...learned, digest: '00112233aabbccdd', model: 'claude-x' });
+    let hashed = 0;
+    const digestOf = (d: string) => () => {
+      hashed++;
+      return d;
+    };
+    const copy = { path: '/clone-b/big.ts', size: 4096, mtimeMs: 99 };
+    expect(rememberedFile(m, copy, 'claude-x', digestOf('00112233aabbccdd'))?.ratio).toBe(0.7);
+    // Rewritten by a checkout: same path and content, another mtime.
+    expect(rememberedFile(m, { ...copy, path: '/clone-a/big.ts' }, 'claude-x', digestOf('00112233aabbccdd'))?.ratio)
+      .toBe(0.7);
+    // Edited, same size: another digest.
+    expect(rememberedFile(m, copy, 'claude-x', digestOf('ffffffffffffffff'))).toBeUndefined();
+    expect(hashed).toBe(3);
+    // No file of that size was kept: nothing to hash.
+    expect(rememberedFile(m, { ...copy, size: 4097 }, 'claude-x', digestOf('00112233aabbccdd'))).toBeUndefined();
+    expect(hashed).toBe(3);
+    // The newest of several copies.
+    const two = withFile(m, '/clone-c/big.ts', { ...learned, ratio: 0.8, at: 2000, digest: '00112233aabbccdd' });
+    expect(rememberedFile(two, copy, 'claude-x', digestOf('00112233aabbccdd'))?.ratio).toBe(0.8);
+  });
+
+  it('a file\'s density taught by one model is not another\'s: its tokenizer counts the same text otherwise', () => {
+    const m = withFile(emptyMemory(), '/f', { size: 10, mtimeMs: 5, ratio: 1.3, at: 1000, model: 'claude-x' });
+    const f = { path: '/f', size: 10, mtimeMs: 5 };
+    expect(rememberedFile(m, f, 'claude-y', () => undefined)).toBeUndefined();
+    expect(rememberedFile(m, f, 'claude-x', () => undefined)?.ratio).toBe(1.3);
+    // A session whose model is not named yet takes it, as it did before models were kept with files.
+    expect(rememberedFile(m, f, undefined, () => undefined)?.ratio).toBe(1.3);
+  });
+
+  it('keeps a file\'s digest and model only when well formed', () => {
+    const raw = {
+      files: {
+        '/a': { size: 1, mtimeMs: 1, ratio: 1, at: 1, digest: '00112233aabbccdd', model: 'claude-x' },
+        '/b': { size: 1, mtimeMs: 1, ratio: 1, at: 1, digest: 'not hex at all!!', model: 'bad name' },
+      },
+    };
+    const m = normalizeMemory(raw, 4);
+    expect(m.files['/a']).toMatchObject({ digest: '00112233aabbccdd', model: 'claude-x' });
+    expect(m.files['/b']).toEqual({ size: 1, mtimeMs: 1, ratio: 1, at: 1 });
   });
 
   it('keeps the newest observations per model, a bounded number of models, and the last model seen', () => {
