@@ -21,8 +21,11 @@
 //     by its length, round(chars / 4), / 2 for JSON (docs/ENGINE.md 3.3), and NAME counts the model's usage;
 //   --verify: check the fast window counts against whole-text counts on sampled windows, then run as usual;
 //   --from-json: print the tables of an earlier --json run (filters apply) without running anything;
-//   --keep-state: keep each machine's state directory (sessions, what memory.v1.json learned) and print where.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+//   --keep-state: keep each machine's state directory (sessions, what memory.v1.json learned) and print where;
+//   --again: after each file's reading, the same reader reads an identical copy of it at another path, in a new
+//     session on the same machine (a later session in another clone or worktree): the `again` column, what the
+//     pager's memory of the file is worth.
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { rng } from './lib/corpus.mjs';
@@ -42,7 +45,7 @@ function parseArgs(/** @type {string[]} */ argv) {
   /** @type {{
    *   file?: RegExp, paths: string[], tokenizers: string[], modes: Array<'windows' | 'whole'>, cap: number,
    *   json?: string, fromJson?: string, trail: boolean, verify: boolean, cold?: boolean, noUsage?: boolean,
-   *   keepState?: boolean, heldOut?: boolean,
+   *   keepState?: boolean, heldOut?: boolean, again?: boolean,
    * }} */
   const o = {
     paths: /** @type {string[]} */ ([]), tokenizers: TOKENIZER_NAMES, modes: [...MODES], cap: 25_000, trail: false,
@@ -64,6 +67,7 @@ function parseArgs(/** @type {string[]} */ argv) {
     else if (a === '--no-usage') o.noUsage = true;
     else if (a === '--verify') o.verify = true;
     else if (a === '--held-out') o.heldOut = true;
+    else if (a === '--again') o.again = true;
     else throw new Error(`unknown argument ${a}`);
   }
   return o;
@@ -96,6 +100,14 @@ function tally(s, oversize, needed) {
     // Compact: the text that came back is the file's own.
     steps: s.steps.map(({ response: _r, error: _e, content, ...st }) => ({ ...st, content: content.slice(0, 160) })),
   };
+}
+
+/** The simulated file of an identical copy of `path` in `dir` (another path, another mtime), with the same lines. */
+function copyOf(/** @type {ReturnType<typeof simFile>} */ file, /** @type {string} */ path, /** @type {string} */ dir) {
+  mkdirSync(dir, { recursive: true });
+  const copy = join(dir, basename(path));
+  copyFileSync(path, copy);
+  return { ...file, path: copy };
 }
 
 /** `--path` files in place of the corpus: a user's own files, or a kind of text the corpus lacks. */
@@ -171,10 +183,16 @@ async function main() {
             file, count: counter.count, mode, hooks, stateDir: machine, model, cap: o.cap, clock,
             ...(o.noUsage ? {} : { countText: countText(baseOf(t)) }),
           }), oversize, needed);
+          const again = o.again
+            ? tally(simulateSession({
+              file: copyOf(file, f.path, join(stateDir, 'copies', `${model}-${mode}`)), count: counter.count, mode, hooks,
+              stateDir: machine, model, cap: o.cap, clock, ...(o.noUsage ? {} : { countText: countText(baseOf(t)) }),
+            }), oversize, needed)
+            : undefined;
           const r = {
             file: f.id, cls: f.cls, pkg: f.pkg, bytes: file.size, lines: needed, tokenizer: t, mode,
             oracle: { calls: best.calls, oversize: best.oversize.length, windows: best.windows },
-            bare, pager,
+            bare, pager, ...(again ? { again } : {}),
           };
           results.push(r);
           if (o.trail) printTrail(r);
@@ -224,8 +242,10 @@ function printTable(results, o, nFiles, skipped, ms) {
   console.log('lines). >1 refusal: files with more than one refusal of a window starting on a line some window holds.');
   console.log('unseen: lines never returned (oversize: lines no window holds). lost: unseen lines some window holds.');
   console.log('not oversize: the pager\'s calls less those whose window starts on a line no window holds.');
-  const head = ['tokenizer', 'mode', 'oracle', 'pager (ratio)', 'not oversize', 'bare (ratio)', 'refusals p/b', 'first p/b', 'pager>bare', '>1 refusal p/b', 'unseen p/b', 'oversize', 'lost p/b'];
-  const widths = [13, 8, 7, 15, 13, 15, 13, 10, 11, 15, 14, 9, 9];
+  const again = results.some((r) => r.again);
+  if (again) console.log('again: the same files read again, each an identical copy at another path, in a later session (refusals).');
+  const head = ['tokenizer', 'mode', 'oracle', 'pager (ratio)', 'not oversize', 'bare (ratio)', 'refusals p/b', 'first p/b', 'pager>bare', '>1 refusal p/b', 'unseen p/b', 'oversize', 'lost p/b', ...(again ? ['again (ratio)'] : [])];
+  const widths = [13, 8, 7, 15, 13, 15, 13, 10, 11, 15, 14, 9, 9, 20];
   const row = (/** @type {string[]} */ cells) => cells.map((c, i) => (i < 2 ? c.padEnd(/** @type {number} */ (widths[i])) : c.padStart(/** @type {number} */ (widths[i])))).join(' ');
   console.log(row(head));
   const groups = [];
@@ -246,7 +266,8 @@ function printTable(results, o, nFiles, skipped, ms) {
       `${rs.filter((r) => r.pager.avoidableRefusals > 1).length}/${rs.filter((r) => r.bare.avoidableRefusals > 1).length}`,
       `${sum(rs, (r) => r.pager.neverSeen)}/${sum(rs, (r) => r.bare.neverSeen)}`,
       String(sum(rs, (r) => r.oracle.oversize)),
-      `${sum(rs, (r) => r.pager.neverSeenFits)}/${sum(rs, (r) => r.bare.neverSeenFits)}`]));
+      `${sum(rs, (r) => r.pager.neverSeenFits)}/${sum(rs, (r) => r.bare.neverSeenFits)}`,
+      ...(again ? [(() => { const ac = sum(rs, (r) => r.again?.calls ?? 0); return `${ac} (${(ac / oc).toFixed(2)}) ${sum(rs, (r) => r.again?.refusals ?? 0)}`; })()] : [])]));
   }
   const ratio = (/** @type {any} */ r) => r.pager.calls / r.oracle.calls;
   /** @type {Map<string, any>} the worst case of each file some window of which fits */
