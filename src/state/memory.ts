@@ -187,6 +187,25 @@ export function observationsOf(memory: Memory, model: string | undefined, now: n
   return m ? m.observations.filter((o) => o.at >= now - MEMORY_MAX_AGE_MS) : [];
 }
 
+/** The memory as the JSON text written, within `maxBytes`: where it would pass that (long paths, every field kept),
+ * the least recently confirmed files go first, a tenth at a time, then the least recent models. Without this, one
+ * write over the limit was refused, and so was every later one: the memory stopped learning. */
+export function serializeMemory(memory: Memory, maxBytes: number): string | undefined {
+  let m = memory;
+  for (;;) {
+    const text = JSON.stringify(m);
+    if (Buffer.byteLength(text) <= maxBytes) return text;
+    const files = Object.entries(m.files).sort((a, b) => b[1].at - a[1].at);
+    if (files.length > 0) {
+      m = { ...m, files: Object.fromEntries(files.slice(0, Math.floor(files.length * 0.9))) };
+      continue;
+    }
+    const models = Object.entries(m.models).sort((a, b) => newestAt(b[1]) - newestAt(a[1]));
+    if (models.length === 0) return undefined;
+    m = { ...m, models: Object.fromEntries(models.slice(0, -1)) };
+  }
+}
+
 /** Accepts only well-formed entries from a file anyone could have damaged. */
 export function normalizeMemory(raw: unknown, groups: number): Memory {
   const memory = emptyMemory();

@@ -8,7 +8,7 @@ import {
   unlinkSync, writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { emptyMemory, MEMORY_FILE_MAX_BYTES, normalizeMemory, type Memory } from './memory.js';
+import { emptyMemory, MEMORY_FILE_MAX_BYTES, normalizeMemory, serializeMemory, type Memory } from './memory.js';
 import { emptyState, normalizeState, serializeWithin, type SessionState } from './session.js';
 import { GROUP_COUNT } from '../estimate/groups.js';
 import { isPrivateDir, NOFOLLOW_READ, readOwnFile, sessionFileIn, SESSION_FILE_MAX_BYTES, WINDOWS } from './dir.js';
@@ -41,10 +41,7 @@ const MEMORY: Kind<Memory> = {
   maxBytes: MEMORY_FILE_MAX_BYTES,
   empty: emptyMemory,
   normalize: (raw) => normalizeMemory(raw, GROUP_COUNT),
-  serialize: (m, max) => {
-    const text = JSON.stringify(m);
-    return Buffer.byteLength(text) <= max ? text : undefined;
-  },
+  serialize: serializeMemory,
 };
 
 const EXCLUSIVE_CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);

@@ -3,7 +3,8 @@ import { memoryFinding } from '../../src/install/diagnosis';
 import {
   digitSplitCostOf, emptyMemory, indentationCostOf, lineNumberCostOf, MEMORY_MAX_AGE_MS, MEMORY_MAX_FILES,
   MEMORY_MAX_MODELS,
-  MEMORY_MAX_OBSERVATIONS, normalizeMemory, observationsOf, rememberedFile, withFile, withIndentationCost,
+  MEMORY_FILE_MAX_BYTES, MEMORY_MAX_OBSERVATIONS, normalizeMemory, observationsOf, rememberedFile, serializeMemory,
+  withFile, withIndentationCost,
   withDigitSplitCost, withLineNumberCost, withObservation, type ModelMemory,
 } from '../../src/state/memory';
 
@@ -62,6 +63,36 @@ describe('memory across sessions', () => {
     const m = normalizeMemory(raw, 4);
     expect(m.files['/a']).toMatchObject({ digest: '00112233aabbccdd', model: 'claude-x' });
     expect(m.files['/b']).toEqual({ size: 1, mtimeMs: 1, ratio: 1, at: 1 });
+  });
+
+  it('stays within its size on disk by forgetting the least recent files first, so that it never stops learning', () => {
+    // Every file at the most it keeps, each with every field and a long path: more than the limit holds.
+    let m = emptyMemory();
+    const dir = '/home/someone/projects/a-fairly-long-project-name/node_modules/@scope/package-name/dist/types';
+    for (let i = 0; i < MEMORY_MAX_FILES; i++) {
+      m = withFile(m, `${dir}/file${i}.d.ts`, {
+        size: 1_234_567, mtimeMs: 1_796_498_921_162.137, ratio: 0.4690574985363408, at: 1e12 + i,
+        countedShares: [0.123456789, 0.2345678, 0.3456789, 0.0123456, 0.456789, 0.0001234], charsPerToken: 3.4567890123,
+        refused: true, noFloor: true, countedWindow: { first: 12_345, lines: 2345 }, digest: 'fc4a77c5148f869c',
+        model: 'claude-sonnet-4-5-20250929',
+      });
+    }
+    const point = [1234.5678, 2345.6789, 345.67, 45.678, 5.6789, 0.12];
+    for (let k = 0; k < MEMORY_MAX_MODELS; k++) {
+      for (let i = 0; i < MEMORY_MAX_OBSERVATIONS; i++) {
+        m = withObservation(m, k === 0 ? 'claude-x' : `claude-model-${k}`, { point, tokens: 23_456, at: 1e12 + i });
+      }
+    }
+    expect(Buffer.byteLength(JSON.stringify(m))).toBeGreaterThan(MEMORY_FILE_MAX_BYTES);
+    const text = serializeMemory(m, MEMORY_FILE_MAX_BYTES)!;
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MEMORY_FILE_MAX_BYTES);
+    const kept = normalizeMemory(JSON.parse(text), 6);
+    expect(Object.keys(kept.files)).toContain(`${dir}/file${MEMORY_MAX_FILES - 1}.d.ts`);
+    expect(Object.keys(kept.files)).not.toContain(`${dir}/file0.d.ts`);
+    expect(observationsOf(kept, 'claude-x', 1e12)).toHaveLength(MEMORY_MAX_OBSERVATIONS);
+    // A memory within the limit is written as it is.
+    const small = withFile(emptyMemory(), '/f', { size: 1, mtimeMs: 1, ratio: 1, at: 1 });
+    expect(serializeMemory(small, MEMORY_FILE_MAX_BYTES)).toBe(JSON.stringify(small));
   });
 
   it('keeps the newest observations per model, a bounded number of models, and the last model seen', () => {
