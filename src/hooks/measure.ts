@@ -10,6 +10,7 @@ import {
   HOPEFUL_RATIO,
   LEARNED_SAFETY,
   PRIOR_SAFETY,
+  SAME_TEXT_SAFETY,
   safetyForChange,
   STEADY_STEPS,
   type Weights,
@@ -20,7 +21,9 @@ import {
   digitSplitCostOf,
   observationsOf,
   rememberedFile,
+  spanDensity,
   withModelCountsByLength,
+  withSpan,
   type RememberedFile,
   withFile,
   withObservation,
@@ -244,6 +247,43 @@ export function fileDigest(path: string, size: number): string | undefined {
   }
 }
 
+/** The densities an earlier reading of the file counted, window by window (`RememberedFile.spans`): of this session's
+ * model, for this unchanged file or the same content elsewhere. */
+export function rememberedSpans(
+  memory: Memory,
+  file: { path: string; size: number; mtimeMs: number },
+  model: string | undefined,
+): readonly number[][] | undefined {
+  return rememberedFile(memory, file, model, () => fileDigest(file.path, file.size))?.spans;
+}
+
+/** A window from `first` of text an earlier reading counted, sized by the most of the densities it counted over the
+ * window's lines, with the margin for the same text: the usage of the window before it tells of other text. Undefined
+ * where those counts do not cover the window (the earlier reading stopped short of it). */
+export function sizingByMap(
+  path: string,
+  first: number,
+  sizing: Sizing,
+  spans: readonly number[][],
+  cap: number,
+  maxLines: number,
+  deadline: number,
+): Sizing | undefined {
+  const at = spanDensity(spans, first, first);
+  if (at === undefined || sizing.byLength) return undefined;
+  const { weights: _w, charsPerToken: _c, similar: _s, calm: _calm, steady: _steady, unknownDensity: _u, ...rest } =
+    sizing;
+  let mapped: Sizing = { ...rest, ratio: at, safety: SAME_TEXT_SAFETY, gamble: false };
+  for (;;) {
+    const fit = fitWindow(path, first, budgetFor(path, cap, mapped, maxLines), deadline);
+    if (fit.scan.timedOut || fit.lines === 0) return undefined;
+    const most = spanDensity(spans, first, first + fit.lines - 1);
+    if (most === undefined) return undefined;
+    if (most <= mapped.ratio) return mapped;
+    mapped = { ...mapped, ratio: most };
+  }
+}
+
 /** The file's density as the memory keeps it: with its content's digest and the model that taught it. */
 export function toRemember(path: string, learned: Learned, model: string | undefined): RememberedFile {
   const digest = fileDigest(path, learned.size);
@@ -260,11 +300,13 @@ export function remember(
   model: string | undefined,
   obs: Observation,
   byLength = false,
+  span?: [number, number, number],
 ): void {
   const kept = byLength ? undefined : toRemember(path, learned, model);
   ctx.store.updateMemory((m) => {
     if (!kept) return model === undefined ? m : withModelCountsByLength(m, model, true, obs.at);
-    const withIt = withFile(m, path, kept);
+    const file = withFile(m, path, kept);
+    const withIt = span ? withSpan(file, { path, size: learned.size, mtimeMs: learned.mtimeMs }, span) : file;
     if (model === undefined) return withIt;
     return withModelCountsByLength(withObservation(withIt, model, obs), model, false, obs.at);
   });

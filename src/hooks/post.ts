@@ -516,7 +516,7 @@ function afterRefusal(
     });
     const { groups: point, digits, digitRuns } = refused;
     const obs = { point, digits, digitRuns, tokens: refusal.tokens, at: ctx.now };
-    remember(ctx, file.path, learned, model, obs, byLength);
+    remember(ctx, file.path, learned, model, obs, byLength, [first, first + refused.lines - 1, learned.ratio]);
   } else {
     // A size or range refusal says nothing about where the window ends; it is named by its first line.
     cap = resolveCap(ctx.env, state.cap).cap;

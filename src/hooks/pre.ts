@@ -2,6 +2,7 @@
 import type { Stats } from 'node:fs';
 import { ENGINE_PAGE_FILL, lengthDivisor, neverCountedChars, resolveCap, WHOLE_FILE_MAX_BYTES } from '../estimate/cap.js';
 import {
+  learnedFor,
   readingContinued,
   readingOf,
   withCountsByLength,
@@ -24,13 +25,15 @@ import {
   mayGamble,
   measureWindow,
   namedIfItMayFit,
+  rememberedSpans,
   shortRunBefore,
+  sizingByMap,
   sizingFrom,
   SPARSEST_REACH,
   type Sizing,
 } from './measure.js';
 import { clampedNote } from './note.js';
-import { askedLines, classifyRead, clampedInput, firstLine, wholeInput } from './request.js';
+import { askedLines, classifyRead, clampedInput, firstLine, wholeInput, type ReadRequest } from './request.js';
 import { awaitModelCall, transcriptEngineVersion, transcriptSize } from './transcript.js';
 import { learnFromTranscript } from './usage.js';
 
@@ -109,7 +112,19 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   // While a partial page's banner is not written yet, the file's density is unknown: sized as a first window.
   const followOn = reading !== undefined && bannerPending === undefined;
   const key = { path: file.path, size, mtimeMs };
-  const sizing = sizingFrom(state, ctx.store.readMemory(), key, followOn, ctx.now, fromUsage);
+  const memory = ctx.store.readMemory();
+  const sizing = byEarlierReading(
+    request,
+    file.path,
+    size,
+    sizingFrom(state, memory, key, followOn, ctx.now, fromUsage),
+    // After a refusal this session, its count of the refused window sizes the retry, with the margin kept for that.
+    learnedFor(state, file.path, size, mtimeMs)?.refused
+      ? undefined
+      : rememberedSpans(memory, key, state.model ?? memory.lastModel),
+    cap,
+    ctx.deadline,
+  );
   const readingLast = named && named.askedLast > 0 ? named.askedLast : undefined;
   const whole = wholeReads(ctx.env, state);
   const plan = planWindow(input, file, cap, sizing, ctx.deadline, whole, readingLast, !!named);
@@ -189,6 +204,21 @@ function engineTold(state: SessionState, event: PreToolUse, ctx: HookContext, wh
   const known = told(state);
   if (known !== state && (!fromEnv || refuses)) ctx.store.update(event.session_id, told);
   return known;
+}
+
+/** The sizing of a window an earlier reading of the file counted, by the densities it counted there (a read with no
+ * limit of a file the engine pages is left to its page); else `sizing`. */
+function byEarlierReading(
+  request: Exclude<ReadRequest, { kind: 'pass' }>,
+  path: string,
+  size: number,
+  sizing: Sizing,
+  spans: readonly number[][] | undefined,
+  cap: number,
+  deadline: number,
+): Sizing {
+  if (!spans || (askedLines(request) === undefined && size <= WHOLE_FILE_MAX_BYTES)) return sizing;
+  return sizingByMap(path, firstLine(request), sizing, spans, cap, askedLines(request) ?? Infinity, deadline) ?? sizing;
 }
 
 /** The version the transcript's records name. An engine that sets no AI_AGENT (2.1.100) writes the session's first

@@ -14,6 +14,7 @@ import {
   withFile,
   withIndentationCost,
   withLineNumberCost,
+  withSpan,
 } from '../state/memory.js';
 import {
   learnedFor,
@@ -156,12 +157,22 @@ function learnFromUsage(
   // joined it, and a model's prior raised by that much calls more long lines unreadable (rounds benchmark: more
   // refusals and calls under the old Claude tokenizer). With the plain margin: a later session's first window of
   // the file is never a gamble.
-  if (learned && !before) {
-    const { shares: _local, steps: _alsoLocal, shifts: _localToo, ...kept } = learned;
-    const remembered = toRemember(path, kept, model);
-    ctx.store.updateMemory((m) => withFile(m, path, remembered));
+  // And each window's density for a later reading of the file: its windows are sized by their own text.
+  const remembered = learned && !before ? toRemember(path, withoutLocal(learned), model) : undefined;
+  const span: [number, number, number] | undefined = usage && [seen.first, seen.first + seen.lines - 1, usage.ratio];
+  if (remembered || span) {
+    ctx.store.updateMemory((m) => {
+      const withIt = remembered ? withFile(m, path, remembered) : m;
+      return span ? withSpan(withIt, { path, size, mtimeMs }, span) : withIt;
+    });
   }
   return learned;
+}
+
+/** What of a file's learned density is this session's alone: the shares and steps of its last window. */
+function withoutLocal(learned: Learned): Learned {
+  const { shares: _local, steps: _alsoLocal, shifts: _localToo, ...kept } = learned;
+  return kept;
 }
 
 /** How far over the cap the usage of a window the engine counted and returned may read its text. The engine refuses

@@ -39,6 +39,9 @@ export interface RememberedFile extends Learned {
   /** The model whose counts taught it, where the transcript named one: another model's tokenizer counts the same text
    * otherwise (up to a third more), and its first window would be sized by the wrong density. */
   model?: string;
+  /** The density of each window of it that a count taught, `[first, last, ratio]` (at most `MEMORY_MAX_SPANS`, newest
+   * kept where two overlap): a later reading sizes each window by its own text, not by the window before it. */
+  spans?: number[][];
 }
 
 export interface Memory {
@@ -54,6 +57,7 @@ export const MEMORY_MAX_OBSERVATIONS = 32;
 /** What is not confirmed again within this time is forgotten: files change, and so do the models behind a name. */
 export const MEMORY_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 export const MEMORY_FILE_MAX_BYTES = 256 * 1024;
+export const MEMORY_MAX_SPANS = 48;
 /** The most tokens a line's number may cost beyond the rule on an indented line, as kept: the old Claude tokenizer,
  * the costliest measured, takes up to 2 (docs/ROUNDS.md). */
 export const MAX_INDENTATION_COST = 2;
@@ -84,7 +88,14 @@ export function rememberedFile(
 }
 
 export function withFile(memory: Memory, path: string, learned: RememberedFile): Memory {
-  const files = { ...memory.files, [path]: learned };
+  // A copy's first entry takes the spans of the same content kept elsewhere: its reading goes on from them.
+  const alike = learned.spans || !learned.digest
+    ? undefined
+    : Object.values(memory.files).find(
+        (l) => l.spans && l.digest === learned.digest && l.size === learned.size && l.model === learned.model,
+      );
+  const entry = alike?.spans ? { ...learned, spans: alike.spans } : learned;
+  const files = { ...memory.files, [path]: entry };
   return { ...memory, files: newest(files, MEMORY_MAX_FILES, learned.at - MEMORY_MAX_AGE_MS) };
 }
 
@@ -187,6 +198,44 @@ export function observationsOf(memory: Memory, model: string | undefined, now: n
   return m ? m.observations.filter((o) => o.at >= now - MEMORY_MAX_AGE_MS) : [];
 }
 
+/** The memory with the density of one more window of the file kept at `path` (when it is that unchanged file): the
+ * spans it overlaps keep only their lines outside it, so that a reading that goes on past this window still finds
+ * what an earlier one counted there. */
+export function withSpan(
+  memory: Memory,
+  file: { path: string; size: number; mtimeMs: number },
+  span: [number, number, number],
+): Memory {
+  const here = ownValue(memory.files, file.path);
+  if (!here || here.size !== file.size || here.mtimeMs !== file.mtimeMs) return memory;
+  const [first, last] = span;
+  const kept = (here.spans ?? []).flatMap(([f, l, ratio]) => {
+    if (l! < first || f! > last) return [[f!, l!, ratio!]];
+    return [
+      ...(f! < first ? [[f!, first - 1, ratio!]] : []),
+      ...(l! > last ? [[last + 1, l!, ratio!]] : []),
+    ];
+  });
+  const spans = [...kept, [first, last, Math.round(span[2] * 10_000) / 10_000]]
+    .sort((a, b) => a[0]! - b[0]!)
+    .slice(-MEMORY_MAX_SPANS);
+  return { ...memory, files: { ...memory.files, [file.path]: { ...here, spans } } };
+}
+
+/** The largest density of the spans over lines `first` to `last`, when they cover every one of those lines. Pure. */
+export function spanDensity(spans: readonly number[][], first: number, last: number): number | undefined {
+  let next = first;
+  let most = 0;
+  for (const [f, l, ratio] of spans) {
+    if (l! < next) continue;
+    if (f! > next) return undefined;
+    most = Math.max(most, ratio!);
+    next = l! + 1;
+    if (next > last) return most;
+  }
+  return undefined;
+}
+
 /** The memory as the JSON text written, within `maxBytes`: where it would pass that (long paths, every field kept),
  * the least recently confirmed files go first, a tenth at a time, then the least recent models. Without this, one
  * write over the limit was refused, and so was every later one: the memory stopped learning. */
@@ -213,11 +262,12 @@ export function normalizeMemory(raw: unknown, groups: number): Memory {
   if (isRecord(raw.files)) {
     for (const [path, l] of Object.entries(raw.files)) {
       if (!isLearned(l)) continue;
-      const { digest, model, ...learned } = l as RememberedFile;
+      const { digest, model, spans, ...learned } = l as RememberedFile;
       setOwn(memory.files, path, {
         ...learned,
         ...(typeof digest === 'string' && /^[0-9a-f]{16}$/.test(digest) ? { digest } : {}),
         ...(isModelName(model) ? { model } : {}),
+        ...(isSpans(spans) ? { spans } : {}),
       });
     }
   }
@@ -255,6 +305,21 @@ export function normalizeMemory(raw: unknown, groups: number): Memory {
   }
   if (isModelName(raw.lastModel)) memory.lastModel = raw.lastModel;
   return memory;
+}
+
+/** At most `MEMORY_MAX_SPANS` spans of lines, in order, apart, each with a density. */
+function isSpans(v: unknown): v is number[][] {
+  if (!Array.isArray(v) || v.length > MEMORY_MAX_SPANS) return false;
+  let after = 0;
+  for (const s of v) {
+    if (!Array.isArray(s) || s.length !== 3 || !s.every(isFiniteNumber)) return false;
+    const [first, last, ratio] = s as number[];
+    if (!Number.isInteger(first) || !Number.isInteger(last) || first! <= after || last! < first! || !(ratio! > 0)) {
+      return false;
+    }
+    after = last!;
+  }
+  return true;
 }
 
 function isCount(n: unknown): n is number {

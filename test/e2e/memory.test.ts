@@ -3,8 +3,9 @@
 // fits at once, and so does the first window of another kind of text, by what the refusal taught about the model.
 // A machine without that memory is refused again (the control).
 import { afterAll, describe, expect, it } from 'vitest';
+import { coverage, ranges } from './harness/check.mjs';
 import { tempDir, removeTempDirs } from './harness/engine.mjs';
-import { cjsonPretty, prose, put } from './harness/files.mjs';
+import { cjsonPretty, code, prose, put } from './harness/files.mjs';
 import { readSession } from './harness/session.mjs';
 
 afterAll(removeTempDirs);
@@ -73,6 +74,36 @@ describe('memory across sessions', () => {
     expect(copied, `the copy's first window (${copied} tokens) against a file never read (${prior})`).toBeLessThanOrEqual(25_000);
     expect(copied).toBeGreaterThan(25_000 * 0.8);
     expect(prior).toBeLessThan(25_000 * 0.7);
+  }, ENGINE_TIMEOUT);
+
+  // Read again, each window is sized by the densities the first reading counted over its own lines, not by the usage
+  // of the window before it: where the text changes (prose, code, Korean JSON, prose), the windows stay near the cap.
+  it('a file read again in another clone: every window sized by what the first reading counted there', async () => {
+    const home = tempDir('memory-map-home');
+    const text = prose(1500, 41) + code(150, 42) + cjsonPretty('ko', 250, 43) + prose(1500, 44) + code(150, 45);
+    const first = put(tempDir('memory-map-a'), 'mixed.txt', text);
+    const again = put(tempDir('memory-map-b'), 'mixed.txt', text);
+    const one = await readSession({ cwd: tempDir('memory-map-a-cwd'), hooks: 'pager', usage: true, home, targets: [{ path: first }] });
+    expect(one.ok, one.run.stderr).toBe(true);
+    const two = await readSession({ cwd: tempDir('memory-map-b-cwd'), hooks: 'pager', usage: true, home, targets: [{ path: again }] });
+    expect(two.ok, two.run.stderr).toBe(true);
+    const counts = (s: typeof two, path: string) => s.cursor(path).steps.map((step) => {
+      expect(step.isError, step.content.slice(0, 200)).toBe(false);
+      const page = step.lines.map(([, t]) => t).join('\n');
+      return s.counts.find((c) => c.text === page)?.tokens ?? 0;
+    });
+    const firstReading = counts(one, first);
+    const secondReading = counts(two, again);
+    const trail = `first reading ${firstReading.join(', ')}; read again ${secondReading.join(', ')}`;
+    expect(secondReading.length, trail).toBeLessThanOrEqual(firstReading.length);
+    // Every window but the last near the cap: sized by the window before it, the ones after a change of text counted
+    // 16,500-17,700 (the first reading's too).
+    for (const tokens of secondReading.slice(0, -1)) {
+      expect(tokens, trail).toBeLessThanOrEqual(25_000);
+      expect(tokens, trail).toBeGreaterThan(25_000 * 0.8);
+    }
+    const cov = coverage(again, two.cursor(again).received);
+    expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated) }).toEqual({ missing: '', duplicated: '' });
   }, ENGINE_TIMEOUT);
 
   it('a refusal of English prose sizes a Korean file\'s first window for the same denser model in the next session', async () => {

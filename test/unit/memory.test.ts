@@ -4,7 +4,7 @@ import {
   digitSplitCostOf, emptyMemory, indentationCostOf, lineNumberCostOf, MEMORY_MAX_AGE_MS, MEMORY_MAX_FILES,
   MEMORY_MAX_MODELS,
   MEMORY_FILE_MAX_BYTES, MEMORY_MAX_OBSERVATIONS, normalizeMemory, observationsOf, rememberedFile, serializeMemory,
-  withFile, withIndentationCost,
+  spanDensity, withFile, withIndentationCost, withSpan,
   withDigitSplitCost, withLineNumberCost, withObservation, type ModelMemory,
 } from '../../src/state/memory';
 
@@ -53,16 +53,47 @@ describe('memory across sessions', () => {
     expect(rememberedFile(m, f, undefined, () => undefined)?.ratio).toBe(1.3);
   });
 
-  it('keeps a file\'s digest and model only when well formed', () => {
+  it('keeps the density of each window a reading counted, so that a later reading sizes each by its own text', () => {
+    const file = { path: '/f', size: 100, mtimeMs: 5 };
+    let m = withFile(emptyMemory(), '/f', { size: 100, mtimeMs: 5, ratio: 0.8, at: 1 });
+    m = withSpan(m, file, [1, 1000, 0.8]);
+    m = withSpan(m, file, [1001, 2000, 0.9]);
+    m = withSpan(m, file, [2001, 3000, 0.85]);
+    expect(m.files['/f']!.spans).toEqual([[1, 1000, 0.8], [1001, 2000, 0.9], [2001, 3000, 0.85]]);
+    // The densest of the windows a window's lines overlap; none where the reading did not count every line.
+    expect(spanDensity(m.files['/f']!.spans!, 1, 1000)).toBe(0.8);
+    expect(spanDensity(m.files['/f']!.spans!, 900, 1100)).toBe(0.9);
+    expect(spanDensity(m.files['/f']!.spans!, 2500, 3001)).toBeUndefined();
+    // A later reading's windows straddle the earlier ones: those keep the lines outside it, and a reading that goes
+    // on still finds what the earlier one counted past it.
+    m = withSpan(m, file, [1, 1200, 0.82]);
+    expect(m.files['/f']!.spans).toEqual([[1, 1200, 0.82], [1201, 2000, 0.9], [2001, 3000, 0.85]]);
+    m = withSpan(m, file, [1300, 1500, 0.7]);
+    expect(m.files['/f']!.spans).toEqual([[1, 1200, 0.82], [1201, 1299, 0.9], [1300, 1500, 0.7], [1501, 2000, 0.9],
+      [2001, 3000, 0.85]]);
+    expect(spanDensity(m.files['/f']!.spans!, 1201, 1299)).toBe(0.9);
+    // Only for the unchanged file the memory keeps.
+    expect(withSpan(m, { ...file, mtimeMs: 6 }, [1, 10, 2])).toBe(m);
+    // A copy's first entry takes them, by the content's digest and model.
+    const kept = withFile(withFile(emptyMemory(), '/a/f', { size: 100, mtimeMs: 5, ratio: 0.8, at: 1,
+      digest: '00112233aabbccdd', model: 'claude-x', spans: [[1, 10, 0.8]] }),
+    '/b/f', { size: 100, mtimeMs: 9, ratio: 0.8, at: 2, digest: '00112233aabbccdd', model: 'claude-x' });
+    expect(kept.files['/b/f']!.spans).toEqual([[1, 10, 0.8]]);
+  });
+
+  it('keeps a file\'s digest, model and spans only when well formed', () => {
     const raw = {
       files: {
         '/a': { size: 1, mtimeMs: 1, ratio: 1, at: 1, digest: '00112233aabbccdd', model: 'claude-x' },
-        '/b': { size: 1, mtimeMs: 1, ratio: 1, at: 1, digest: 'not hex at all!!', model: 'bad name' },
+        '/b': { size: 1, mtimeMs: 1, ratio: 1, at: 1, digest: 'not hex at all!!', model: 'bad name',
+          spans: [[5, 10, 1], [8, 12, 1]] },
+        '/c': { size: 1, mtimeMs: 1, ratio: 1, at: 1, spans: [[1, 4, 0.9], [5, 10, 1.1]] },
       },
     };
     const m = normalizeMemory(raw, 4);
     expect(m.files['/a']).toMatchObject({ digest: '00112233aabbccdd', model: 'claude-x' });
     expect(m.files['/b']).toEqual({ size: 1, mtimeMs: 1, ratio: 1, at: 1 });
+    expect(m.files['/c']!.spans).toEqual([[1, 4, 0.9], [5, 10, 1.1]]);
   });
 
   it('stays within its size on disk by forgetting the least recent files first, so that it never stops learning', () => {
