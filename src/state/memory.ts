@@ -88,12 +88,22 @@ export function rememberedFile(
 }
 
 export function withFile(memory: Memory, path: string, learned: RememberedFile): Memory {
-  // A copy's first entry takes the spans of the same content kept elsewhere: its reading goes on from them.
-  const alike = learned.spans || !learned.digest
+  // A new entry keeps the spans of the same content kept before, here (by size and mtime) or elsewhere (by digest):
+  // its reading goes on from them.
+  const here = ownValue(memory.files, path);
+  const sameHere = here?.size === learned.size && here.mtimeMs === learned.mtimeMs && here.model === learned.model;
+  const alike = learned.spans
     ? undefined
-    : Object.values(memory.files).find(
-        (l) => l.spans && l.digest === learned.digest && l.size === learned.size && l.model === learned.model,
-      );
+    : sameHere && here?.spans
+      ? here
+      : Object.values(memory.files).find(
+          (l) =>
+            l.spans &&
+            learned.digest &&
+            l.digest === learned.digest &&
+            l.size === learned.size &&
+            l.model === learned.model,
+        );
   const entry = alike?.spans ? { ...learned, spans: alike.spans } : learned;
   const files = { ...memory.files, [path]: entry };
   return { ...memory, files: newest(files, MEMORY_MAX_FILES, learned.at - MEMORY_MAX_AGE_MS) };
