@@ -79,6 +79,7 @@ describe('memory across sessions', () => {
       digest: '00112233aabbccdd', model: 'claude-x', spans: [[1, 10, 0.8]] }),
     '/b/f', { size: 100, mtimeMs: 9, ratio: 0.8, at: 2, digest: '00112233aabbccdd', model: 'claude-x' });
     expect(kept.files['/b/f']!.spans).toEqual([[1, 10, 0.8]]);
+    expect(memoryFinding('/s/memory.v1.json', kept, 3).text).toContain('the densities of 2 files (2 window by window)');
     // A file too large for a digest keeps them through a later session's new entry, by its size and mtime.
     const large = withFile(withFile(emptyMemory(), '/big', { size: 100, mtimeMs: 5, ratio: 0.8, at: 1,
       spans: [[1, 10, 0.8]] }), '/big', { size: 100, mtimeMs: 5, ratio: 0.9, at: 2 });
