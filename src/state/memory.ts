@@ -39,8 +39,9 @@ export interface RememberedFile extends Learned {
   /** The model whose counts taught it, where the transcript named one: another model's tokenizer counts the same text
    * otherwise (up to a third more), and its first window would be sized by the wrong density. */
   model?: string;
-  /** The density of each window of it that a count taught, `[first, last, ratio]` (at most `MEMORY_MAX_SPANS`, newest
-   * kept where two overlap): a later reading sizes each window by its own text, not by the window before it. */
+  /** The density of each window of it that a count taught, `[first, last, ratio]` (at most `MEMORY_MAX_SPANS`; a
+   * newer one in place of what it overlaps): a later reading sizes each window by its own text, not by the window
+   * before it. */
   spans?: number[][];
 }
 
@@ -226,10 +227,30 @@ export function withSpan(
       ...(l! > last ? [[last + 1, l!, ratio!]] : []),
     ];
   });
-  const spans = [...kept, [first, last, Math.round(span[2] * 10_000) / 10_000]]
-    .sort((a, b) => a[0]! - b[0]!)
-    .slice(-MEMORY_MAX_SPANS);
-  return { ...memory, files: { ...memory.files, [file.path]: { ...here, spans } } };
+  const spans = [...kept, [first, last, Math.round(span[2] * 10_000) / 10_000]].sort((a, b) => a[0]! - b[0]!);
+  return { ...memory, files: { ...memory.files, [file.path]: { ...here, spans: fewestSpans(spans) } } };
+}
+
+/** At most `MEMORY_MAX_SPANS` spans: the two shortest neighbours merged into one, with the denser ratio (a window over
+ * either stays within the cap), until they are that few; where no two touch, the shortest dropped. Pure. */
+function fewestSpans(spans: number[][]): number[][] {
+  const out = spans.map((s) => [...s]);
+  while (out.length > MEMORY_MAX_SPANS) {
+    let best = -1;
+    for (let i = 0; i + 1 < out.length; i++) {
+      if (out[i]![1]! + 1 !== out[i + 1]![0]!) continue;
+      const lines = out[i + 1]![1]! - out[i]![0]!;
+      if (best < 0 || lines < out[best + 1]![1]! - out[best]![0]!) best = i;
+    }
+    if (best < 0) {
+      const shortest = out.reduce((k, s, i) => (s[1]! - s[0]! < out[k]![1]! - out[k]![0]! ? i : k), 0);
+      out.splice(shortest, 1);
+      continue;
+    }
+    const [a, b] = [out[best]!, out[best + 1]!];
+    out.splice(best, 2, [a[0]!, b[1]!, Math.max(a[2]!, b[2]!)]);
+  }
+  return out;
 }
 
 /** The largest density of the spans over lines `first` to `last`, when they cover every one of those lines. Pure. */

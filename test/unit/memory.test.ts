@@ -3,7 +3,8 @@ import { memoryFinding } from '../../src/install/diagnosis';
 import {
   digitSplitCostOf, emptyMemory, indentationCostOf, lineNumberCostOf, MEMORY_MAX_AGE_MS, MEMORY_MAX_FILES,
   MEMORY_MAX_MODELS,
-  MEMORY_FILE_MAX_BYTES, MEMORY_MAX_OBSERVATIONS, normalizeMemory, observationsOf, rememberedFile, serializeMemory,
+  MEMORY_FILE_MAX_BYTES, MEMORY_MAX_OBSERVATIONS, MEMORY_MAX_SPANS,
+  normalizeMemory, observationsOf, rememberedFile, serializeMemory,
   spanDensity, withFile, withIndentationCost, withSpan,
   withDigitSplitCost, withLineNumberCost, withObservation, type ModelMemory,
 } from '../../src/state/memory';
@@ -72,6 +73,16 @@ describe('memory across sessions', () => {
     expect(m.files['/f']!.spans).toEqual([[1, 1200, 0.82], [1201, 1299, 0.9], [1300, 1500, 0.7], [1501, 2000, 0.9],
       [2001, 3000, 0.85]]);
     expect(spanDensity(m.files['/f']!.spans!, 1201, 1299)).toBe(0.9);
+    // A reading of many windows keeps every line covered: the shortest neighbours merge, with the denser ratio.
+    let many = withFile(emptyMemory(), '/f', { size: 100, mtimeMs: 5, ratio: 0.8, at: 1 });
+    for (let i = 0; i < MEMORY_MAX_SPANS + 20; i++) {
+      many = withSpan(many, file, [i * 100 + 1, i * 100 + 100, 1 + (i % 3) / 10]);
+    }
+    const merged = many.files['/f']!.spans!;
+    expect(merged).toHaveLength(MEMORY_MAX_SPANS);
+    expect(spanDensity(merged, 1, (MEMORY_MAX_SPANS + 20) * 100)).toBe(1.2);
+    expect(spanDensity(merged, 1, 100)).toBeGreaterThanOrEqual(1);
+    expect(merged[0]![0]).toBe(1);
     // Only for the unchanged file the memory keeps.
     expect(withSpan(m, { ...file, mtimeMs: 6 }, [1, 10, 2])).toBe(m);
     // A copy's first entry takes them, by the content's digest and model.
