@@ -232,20 +232,27 @@ export function knownDensity(
 ): Learned | undefined {
   return (
     learnedFor(state, file.path, file.size, file.mtimeMs) ??
-    rememberedFile(memory, file, model, () => fileDigest(file.path, file.size))
+    rememberedFile(memory, file, model, () => fileDigest(file.path, file.size, file.mtimeMs))
   );
 }
 
-/** The digest of the file's content (state/digest.ts), when it still has `size` bytes, at most `DIGEST_MAX_BYTES`. */
-export function fileDigest(path: string, size: number): string | undefined {
+/** The digest of the file's content (state/digest.ts), when it still has `size` bytes, at most `DIGEST_MAX_BYTES`.
+ * Kept for the hook's run: `pre` looks a file up in the memory twice (its density, and its spans). */
+export function fileDigest(path: string, size: number, mtimeMs: number): string | undefined {
   if (size > DIGEST_MAX_BYTES) return undefined;
+  if (lastDigest?.path === path && lastDigest.size === size && lastDigest.mtimeMs === mtimeMs) return lastDigest.digest;
+  let digest: string | undefined;
   try {
     const bytes = readFileSync(path);
-    return bytes.length === size ? contentDigest(bytes) : undefined;
+    digest = bytes.length === size ? contentDigest(bytes) : undefined;
   } catch {
-    return undefined;
+    digest = undefined;
   }
+  lastDigest = { path, size, mtimeMs, digest };
+  return digest;
 }
+
+let lastDigest: { path: string; size: number; mtimeMs: number; digest: string | undefined } | undefined;
 
 /** The densities an earlier reading of the file counted, window by window (`RememberedFile.spans`): of this session's
  * model, for this unchanged file or the same content elsewhere. */
@@ -254,7 +261,7 @@ export function rememberedSpans(
   file: { path: string; size: number; mtimeMs: number },
   model: string | undefined,
 ): readonly number[][] | undefined {
-  return rememberedFile(memory, file, model, () => fileDigest(file.path, file.size))?.spans;
+  return rememberedFile(memory, file, model, () => fileDigest(file.path, file.size, file.mtimeMs))?.spans;
 }
 
 /** A window from `first` of text an earlier reading counted, sized by the most of the densities it counted over the
@@ -286,7 +293,7 @@ export function sizingByMap(
 
 /** The file's density as the memory keeps it: with its content's digest and the model that taught it. */
 export function toRemember(path: string, learned: Learned, model: string | undefined): RememberedFile {
-  const digest = fileDigest(path, learned.size);
+  const digest = fileDigest(path, learned.size, learned.mtimeMs);
   return { ...learned, ...(digest ? { digest } : {}), ...(model ? { model } : {}) };
 }
 
