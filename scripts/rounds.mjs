@@ -25,7 +25,11 @@
 //   --again: after each file's reading, the same reader reads an identical copy of it at another path, in a new
 //     session on the same machine (a later session in another clone or worktree): the `again` column, what the
 //     pager's memory of the file is worth.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+//   --changed: before each file's reading, an earlier version of it (a tenth of its lines, from a seeded line, not
+//     there yet) is read at a scratch path in a session of its own; then the file as it is now, at that path, in a
+//     later session on another machine of the same model: the `changed` column, what the memory of a file that was
+//     edited or grew since is worth.
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { rng } from './lib/corpus.mjs';
@@ -45,7 +49,7 @@ function parseArgs(/** @type {string[]} */ argv) {
   /** @type {{
    *   file?: RegExp, paths: string[], tokenizers: string[], modes: Array<'windows' | 'whole'>, cap: number,
    *   json?: string, fromJson?: string, trail: boolean, verify: boolean, cold?: boolean, noUsage?: boolean,
-   *   keepState?: boolean, heldOut?: boolean, again?: boolean,
+   *   keepState?: boolean, heldOut?: boolean, again?: boolean, changed?: boolean,
    * }} */
   const o = {
     paths: /** @type {string[]} */ ([]), tokenizers: TOKENIZER_NAMES, modes: [...MODES], cap: 25_000, trail: false,
@@ -68,6 +72,7 @@ function parseArgs(/** @type {string[]} */ argv) {
     else if (a === '--verify') o.verify = true;
     else if (a === '--held-out') o.heldOut = true;
     else if (a === '--again') o.again = true;
+    else if (a === '--changed') o.changed = true;
     else throw new Error(`unknown argument ${a}`);
   }
   return o;
@@ -108,6 +113,18 @@ function copyOf(/** @type {ReturnType<typeof simFile>} */ file, /** @type {strin
   const copy = join(dir, basename(path));
   copyFileSync(path, copy);
   return { ...file, path: copy };
+}
+
+/** An earlier version of the file at `path` in `dir`: without a tenth of its lines from a line chosen by `seed`. */
+/** @param {ReturnType<typeof simFile>} file @param {string} path @param {string} dir @param {string} seed */
+function earlierVersion(file, path, dir, seed) {
+  mkdirSync(dir, { recursive: true });
+  const at = join(dir, basename(path));
+  const n = file.lines.length;
+  const k = Math.max(1, Math.round(n / 10));
+  const from = Math.floor(rng([...seed].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7))() * Math.max(1, n - k));
+  writeFileSync(at, [...file.lines.slice(0, from), ...file.lines.slice(from + k)].join('\n'));
+  return at;
 }
 
 /** `--path` files in place of the corpus: a user's own files, or a kind of text the corpus lacks. */
@@ -189,10 +206,28 @@ async function main() {
               stateDir: machine, model, cap: o.cap, clock, ...(o.noUsage ? {} : { countText: countText(baseOf(t)) }),
             }), oversize, needed)
             : undefined;
+          let changed;
+          if (o.changed) {
+            const at = earlierVersion(file, f.path, join(stateDir, 'changed', `${model}-${mode}`), f.id);
+            const before = simFile(at);
+            const changedMachine = `${machine}-changed`;
+            const withUsage = o.noUsage ? {} : { countText: countText(baseOf(t)) };
+            simulateSession({
+              file: before, count: windowCounter(before, tok).count, mode, hooks, stateDir: changedMachine, model,
+              cap: o.cap, clock, ...withUsage,
+            });
+            copyFileSync(f.path, at);
+            const later = new Date(Date.now() + 60_000);
+            utimesSync(at, later, later);
+            changed = tally(simulateSession({
+              file: { ...file, path: at }, count: counter.count, mode, hooks, stateDir: changedMachine, model,
+              cap: o.cap, clock, ...withUsage,
+            }), oversize, needed);
+          }
           const r = {
             file: f.id, cls: f.cls, pkg: f.pkg, bytes: file.size, lines: needed, tokenizer: t, mode,
             oracle: { calls: best.calls, oversize: best.oversize.length, windows: best.windows },
-            bare, pager, ...(again ? { again } : {}),
+            bare, pager, ...(again ? { again } : {}), ...(changed ? { changed } : {}),
           };
           results.push(r);
           if (o.trail) printTrail(r);
@@ -215,7 +250,7 @@ async function main() {
 
 function printTrail(/** @type {any} */ r) {
   console.log(`\n${r.file} [${r.tokenizer}, ${r.mode}] oracle ${r.oracle.calls} calls (oversize lines ${r.oracle.oversize})`);
-  for (const who of ['bare', 'pager']) {
+  for (const who of ['bare', 'pager', ...(r.changed ? ['changed'] : [])]) {
     console.log(`  ${who}: ${r[who].calls} calls, ${r[who].refusals} refused`);
     for (const st of r[who].steps) {
       const win = (/** @type {any} */ i) => `offset=${i.offset ?? '-'} limit=${i.limit ?? '-'}`;
@@ -244,7 +279,9 @@ function printTable(results, o, nFiles, skipped, ms) {
   console.log('not oversize: the pager\'s calls less those whose window starts on a line no window holds.');
   const again = results.some((r) => r.again);
   if (again) console.log('again: the same files read again, each an identical copy at another path, in a later session (refusals).');
-  const head = ['tokenizer', 'mode', 'oracle', 'pager (ratio)', 'not oversize', 'bare (ratio)', 'refusals p/b', 'first p/b', 'pager>bare', '>1 refusal p/b', 'unseen p/b', 'oversize', 'lost p/b', ...(again ? ['again (ratio)'] : [])];
+  const changed = results.some((r) => r.changed);
+  if (changed) console.log('changed: each file read in a later session after an earlier version of it, a tenth of its lines short (refusals).');
+  const head = ['tokenizer', 'mode', 'oracle', 'pager (ratio)', 'not oversize', 'bare (ratio)', 'refusals p/b', 'first p/b', 'pager>bare', '>1 refusal p/b', 'unseen p/b', 'oversize', 'lost p/b', ...(again ? ['again (ratio)'] : []), ...(changed ? ['changed (ratio)'] : [])];
   const widths = [13, 8, 7, 15, 13, 15, 13, 10, 11, 15, 14, 9, 9, 20];
   const row = (/** @type {string[]} */ cells) => cells.map((c, i) => (i < 2 ? c.padEnd(/** @type {number} */ (widths[i])) : c.padStart(/** @type {number} */ (widths[i])))).join(' ');
   console.log(row(head));
@@ -267,7 +304,8 @@ function printTable(results, o, nFiles, skipped, ms) {
       `${sum(rs, (r) => r.pager.neverSeen)}/${sum(rs, (r) => r.bare.neverSeen)}`,
       String(sum(rs, (r) => r.oracle.oversize)),
       `${sum(rs, (r) => r.pager.neverSeenFits)}/${sum(rs, (r) => r.bare.neverSeenFits)}`,
-      ...(again ? [(() => { const ac = sum(rs, (r) => r.again?.calls ?? 0); return `${ac} (${(ac / oc).toFixed(2)}) ${sum(rs, (r) => r.again?.refusals ?? 0)}`; })()] : [])]));
+      ...(again ? [(() => { const ac = sum(rs, (r) => r.again?.calls ?? 0); return `${ac} (${(ac / oc).toFixed(2)}) ${sum(rs, (r) => r.again?.refusals ?? 0)}`; })()] : []),
+      ...(changed ? [(() => { const cc = sum(rs, (r) => r.changed?.calls ?? 0); return `${cc} (${(cc / oc).toFixed(2)}) ${sum(rs, (r) => r.changed?.refusals ?? 0)}`; })()] : [])]));
   }
   const ratio = (/** @type {any} */ r) => r.pager.calls / r.oracle.calls;
   /** @type {Map<string, any>} the worst case of each file some window of which fits */
