@@ -21,6 +21,7 @@ import {
   digitSplitCostOf,
   observationsOf,
   rememberedFile,
+  rememberedVersion,
   spanDensity,
   withModelCountsByLength,
   withSpan,
@@ -33,7 +34,7 @@ import {
 import type { HookContext } from './context.js';
 import { resultCharsCap } from './engine-version.js';
 import { modelPrior, type ModelPrior } from '../state/model.js';
-import { learnedFor, withModel, type SessionState } from '../state/session.js';
+import { learnedFor, learnedForVersion, withModel, type SessionState } from '../state/session.js';
 import { modelCall } from './transcript.js';
 import { scanWindow, type ScanResult } from '../estimate/window.js';
 import { contentDigest, DIGEST_MAX_BYTES } from '../state/digest.js';
@@ -212,7 +213,33 @@ export function sizingFrom(
   const model = state.model ?? memory.lastModel;
   const prior = modelPrior(observationsOf(memory, model, now), digitSplitCostOf(memory, model, now) > 0);
   if (told) return within(sizingFor(told, true, prior));
-  return within(sizingFor(knownDensity(state, memory, file, model), followOn, prior));
+  const known = knownDensity(state, memory, file, model);
+  if (known) return within(sizingFor(known, followOn, prior));
+  const earlier = earlierDensity(state, memory, file, model);
+  return within(earlier ? sizingForVersion(earlier, prior) : sizingFor(undefined, followOn, prior));
+}
+
+/** The density a count taught of an earlier version of the file (this path, another size or mtime: edited, or grown,
+ * since), this session or an earlier one of `model`. */
+export function earlierDensity(
+  state: SessionState,
+  memory: Memory,
+  file: { path: string; size: number; mtimeMs: number },
+  model: string | undefined,
+): Learned | undefined {
+  return learnedForVersion(state, file.path, file.size, file.mtimeMs) ?? rememberedVersion(memory, file, model);
+}
+
+/** A window of a file that changed since a count taught its density: most of an edited or grown file is the text
+ * that was counted, and it is sized by that density better than by the model's prior. Only by the density: where
+ * the text counted is known (its shares), the margin follows how far the window's text is from it, as for a window
+ * after it (the text an edit added or a new script falls back to the prior); else the prior's margin. What held for
+ * that version alone does not carry: the narrower margins of a density that held still, a refused window's characters
+ * per token. Pure. */
+export function sizingForVersion(earlier: Learned, prior?: ModelPrior): Sizing {
+  const { ratio, noFloor, refused, shares, countedShares } = earlier;
+  const sizing = sizingFor({ ratio, noFloor, refused, ...(shares ? { shares } : { countedShares }) }, false, prior);
+  return shares ? sizing : { ...sizing, safety: PRIOR_SAFETY };
 }
 
 /** The session's state as one call sees it: with the model that made the call, as the transcript names it. The

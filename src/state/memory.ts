@@ -88,6 +88,18 @@ export function rememberedFile(
   return alike.filter((l) => l.digest === digest).sort((a, b) => b.at - a.at)[0];
 }
 
+/** What an earlier session of `model` (or of a model not named) learned of an earlier version of the file at `path`:
+ * kept there with another size or mtime. Pure. */
+export function rememberedVersion(
+  memory: Memory,
+  file: { path: string; size: number; mtimeMs: number },
+  model: string | undefined,
+): RememberedFile | undefined {
+  const here = ownValue(memory.files, file.path);
+  if (!here || (here.model !== undefined && model !== undefined && here.model !== model)) return undefined;
+  return here.size === file.size && here.mtimeMs === file.mtimeMs ? undefined : here;
+}
+
 export function withFile(memory: Memory, path: string, learned: RememberedFile): Memory {
   // A new entry keeps the spans of the same content kept before, here (by size and mtime) or elsewhere (by digest):
   // its reading goes on from them.

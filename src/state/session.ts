@@ -172,6 +172,17 @@ export function learnedFor(state: SessionState, path: string, size: number, mtim
   return l && l.size === size && l.mtimeMs === mtimeMs ? l : undefined;
 }
 
+/** What was learned about an earlier version of a file: the same path with another size or mtime (edited since). */
+export function learnedForVersion(
+  state: SessionState,
+  path: string,
+  size: number,
+  mtimeMs: number,
+): Learned | undefined {
+  const l = ownValue(state.files, path);
+  return l && (l.size !== size || l.mtimeMs !== mtimeMs) ? l : undefined;
+}
+
 /** Whether a window's usage teaches again the density `known`: yes when none is known, when `known` came from a
  * usage (of a window of many lines, which holds its shares, or of a few long ones: `takenFromFewLines`), or from a
  * refusal: the refused window's text is often not the next one's, and its characters per token still bound the

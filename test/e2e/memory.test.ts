@@ -2,6 +2,7 @@
 // first window of a file once; in a new session on the same machine, the first window of the same unchanged file
 // fits at once, and so does the first window of another kind of text, by what the refusal taught about the model.
 // A machine without that memory is refused again (the control).
+import { dirname } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { coverage, ranges } from './harness/check.mjs';
 import { tempDir, removeTempDirs } from './harness/engine.mjs';
@@ -73,6 +74,37 @@ describe('memory across sessions', () => {
     const prior = firstCount(control, other);
     expect(copied, `the copy's first window (${copied} tokens) against a file never read (${prior})`).toBeLessThanOrEqual(25_000);
     expect(copied).toBeGreaterThan(25_000 * 0.8);
+    expect(prior).toBeLessThan(25_000 * 0.7);
+  }, ENGINE_TIMEOUT);
+
+  // A file edited since (lines inserted, others removed: another size and mtime) is mostly the text that was counted.
+  // Its first window in a later session is sized by the density counted before the edit, not by the model's prior.
+  it('a file edited since an earlier session: its first window sized by the density counted before the edit', async () => {
+    const home = tempDir('memory-edit-home');
+    const lines = prose(4000, 51).split('\n');
+    const path = put(tempDir('memory-edit'), 'notes.txt', lines.join('\n'));
+    const window = { path, offset: 1, limit: 4000 };
+    const first = await readSession({ cwd: tempDir('memory-edit-cwd'), hooks: 'pager', scale: SPARSER, usage: true, home, targets: [window] });
+    expect(first.ok, first.run.stderr).toBe(true);
+    expect(first.cursor(path).steps.length, 'read in more than one window: the usage taught the density').toBeGreaterThan(1);
+
+    const editedText = [...lines.slice(0, 300), ...prose(60, 52).split('\n'), ...lines.slice(340)].join('\n');
+    const edited = put(dirname(path), 'notes.txt', editedText);
+    // The same edited file on a machine that never read it: sized by the model's prior.
+    const other = put(tempDir('memory-edit-other'), 'notes.txt', editedText);
+    const next = await readSession({ cwd: tempDir('memory-edit-cwd2'), hooks: 'pager', scale: SPARSER, usage: true, home, targets: [{ ...window, path: edited, once: true }] });
+    const control = await readSession({ cwd: tempDir('memory-edit-cwd3'), hooks: 'pager', scale: SPARSER, usage: true, home: tempDir('memory-edit-home2'), targets: [{ ...window, path: other, once: true }] });
+    const firstCount = (s: typeof next, p: string) => {
+      expect(s.ok, s.run.stderr).toBe(true);
+      const step = s.cursor(p).steps[0]!;
+      expect(step.isError, step.content.slice(0, 200)).toBe(false);
+      const page = step.lines.map(([, t]) => t).join('\n');
+      return s.counts.find((c) => c.text === page)!.tokens;
+    };
+    const afterEdit = firstCount(next, edited);
+    const prior = firstCount(control, other);
+    expect(afterEdit, `the edited file's first window (${afterEdit} tokens) against the prior's (${prior})`).toBeLessThanOrEqual(25_000);
+    expect(afterEdit).toBeGreaterThan(25_000 * 0.8);
     expect(prior).toBeLessThan(25_000 * 0.7);
   }, ENGINE_TIMEOUT);
 
