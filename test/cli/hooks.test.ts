@@ -442,6 +442,24 @@ describe('post after a refusal', () => {
     expect(runHook('pre', preEvent(s, 'r3', { file_path: file, offset: 1, limit: advised }), env).stdout).toBe('');
   });
 
+  it('what a refusal taught still sizes the file once it is edited, in this session and the next, not the prior', () => {
+    const file = join(dir, 'edited.txt');
+    writeFileSync(file, prose(3000));
+    const s = 'sess-edited';
+    const ask = { file_path: file, offset: 1, limit: 3000 };
+    const before = runHook('pre', preEvent(s, 'e0', ask), env).json.hookSpecificOutput.updatedInput.limit;
+    runHook('post', failureEvent(s, 'e1', { ...ask, limit: before }, 'File content (40000 tokens) exceeds maximum allowed tokens (25000). Use offset and limit parameters to read specific portions of the file.'), env);
+    // An edit: a paragraph inserted near the top, so the size and mtime change.
+    const lines = readFileSync(file, 'utf8').split('\n');
+    writeFileSync(file, [...lines.slice(0, 10), ...prose(12).split('\n'), ...lines.slice(10)].join('\n'));
+    const fits = Math.floor(before * 25000 / 40000);
+    for (const [session, id] of [[s, 'e2'], ['sess-edited-later', 'e3']] as const) {
+      const limit = runHook('pre', preEvent(session, id, ask), env).json.hookSpecificOutput.updatedInput.limit;
+      expect(limit, session).toBeLessThanOrEqual(fits);
+      expect(limit, session).toBeGreaterThan(fits * 0.85);
+    }
+  });
+
   it('a session cap seen in a refusal (10,000) applies to every later file of that session', () => {
     const s = 'sess-cap';
     runHook('post', failureEvent(s, 'c1', { file_path: join(dir, 'big.txt'), offset: 1, limit: 1500 }, 'File content (26000 tokens) exceeds maximum allowed tokens (10000).'), env);
