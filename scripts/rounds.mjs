@@ -28,7 +28,8 @@
 //   --changed: before each file's reading, an earlier version of it (a tenth of its lines, from a seeded line, not
 //     there yet) is read at a scratch path in a session of its own; then the file as it is now, at that path, in a
 //     later session on another machine of the same model: the `changed` column, what the memory of a file that was
-//     edited or grew since is worth.
+//     edited or grew since is worth. --replaced: the same, but what was read there first is the corpus's file before
+//     this one (another text at the same path, as a scratch file rewritten by another command): what it costs.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
@@ -49,7 +50,7 @@ function parseArgs(/** @type {string[]} */ argv) {
   /** @type {{
    *   file?: RegExp, paths: string[], tokenizers: string[], modes: Array<'windows' | 'whole'>, cap: number,
    *   json?: string, fromJson?: string, trail: boolean, verify: boolean, cold?: boolean, noUsage?: boolean,
-   *   keepState?: boolean, heldOut?: boolean, again?: boolean, changed?: boolean,
+   *   keepState?: boolean, heldOut?: boolean, again?: boolean, changed?: boolean, replaced?: boolean,
    * }} */
   const o = {
     paths: /** @type {string[]} */ ([]), tokenizers: TOKENIZER_NAMES, modes: [...MODES], cap: 25_000, trail: false,
@@ -73,6 +74,7 @@ function parseArgs(/** @type {string[]} */ argv) {
     else if (a === '--held-out') o.heldOut = true;
     else if (a === '--again') o.again = true;
     else if (a === '--changed') o.changed = true;
+    else if (a === '--replaced') { o.changed = true; o.replaced = true; }
     else throw new Error(`unknown argument ${a}`);
   }
   return o;
@@ -165,6 +167,8 @@ async function main() {
   /** @type {any[]} */
   const mismatches = [];
   try {
+    /** @type {string | undefined} */
+    let previous;
     for (const f of files) {
       const file = simFile(f.path);
       const needed = file.lines.length > 1 && file.lines[file.lines.length - 1] === '' ? file.lines.length - 1 : file.lines.length;
@@ -208,7 +212,9 @@ async function main() {
             : undefined;
           let changed;
           if (o.changed) {
-            const at = earlierVersion(file, f.path, join(stateDir, 'changed', `${model}-${mode}`), f.id);
+            const scratch = join(stateDir, 'changed', `${model}-${mode}`);
+            const at = o.replaced ? join(scratch, basename(f.path)) : earlierVersion(file, f.path, scratch, f.id);
+            if (o.replaced) { mkdirSync(scratch, { recursive: true }); copyFileSync(previous ?? f.path, at); }
             const before = simFile(at);
             const changedMachine = `${machine}-changed`;
             const withUsage = o.noUsage ? {} : { countText: countText(baseOf(t)) };
@@ -233,6 +239,7 @@ async function main() {
           if (o.trail) printTrail(r);
         }
       }
+      previous = f.path;
       process.stderr.write('.');
     }
   } finally {

@@ -444,7 +444,8 @@ describe('post after a refusal', () => {
 
   it('what a refusal taught still sizes the file once it is edited, in this session and the next, not the prior', () => {
     const file = join(dir, 'edited.txt');
-    writeFileSync(file, prose(3000));
+    // Text of its own: the same bytes as another file of this suite would find that file's density by its digest.
+    writeFileSync(file, prose(3000, 7));
     const s = 'sess-edited';
     const ask = { file_path: file, offset: 1, limit: 3000 };
     const before = runHook('pre', preEvent(s, 'e0', ask), env).json.hookSpecificOutput.updatedInput.limit;
@@ -453,6 +454,8 @@ describe('post after a refusal', () => {
     const lines = readFileSync(file, 'utf8').split('\n');
     writeFileSync(file, [...lines.slice(0, 10), ...prose(12).split('\n'), ...lines.slice(10)].join('\n'));
     const fits = Math.floor(before * 25000 / 40000);
+    // Above the engine's never-counted floor (a window of at most 25,000 characters), which would decide otherwise.
+    expect(readFileSync(file, 'utf8').split('\n').slice(0, fits).join('\n').length).toBeGreaterThan(25_000);
     for (const [session, id] of [[s, 'e2'], ['sess-edited-later', 'e3']] as const) {
       const limit = runHook('pre', preEvent(session, id, ask), env).json.hookSpecificOutput.updatedInput.limit;
       expect(limit, session).toBeLessThanOrEqual(fits);
