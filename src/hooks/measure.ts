@@ -37,7 +37,7 @@ import { modelPrior, type ModelPrior } from '../state/model.js';
 import { learnedFor, learnedForVersion, withModel, type SessionState } from '../state/session.js';
 import { modelCall } from './transcript.js';
 import { scanWindow, type ScanResult } from '../estimate/window.js';
-import { contentDigest, DIGEST_MAX_BYTES } from '../state/digest.js';
+import { contentDigest, DIGEST_MAX_BYTES, lineSketch } from '../state/digest.js';
 import type { Learned } from '../state/session.js';
 import type { NextWindow, OversizeLines, Revisit } from './note.js';
 
@@ -220,14 +220,18 @@ export function sizingFrom(
 }
 
 /** The density a count taught of an earlier version of the file (this path, another size or mtime: edited, or grown,
- * since), this session or an earlier one of `model`. */
+ * since), this session or an earlier one of `model`, where the memory's sketch of that version says that most of its
+ * lines are still there. */
 export function earlierDensity(
   state: SessionState,
   memory: Memory,
   file: { path: string; size: number; mtimeMs: number },
   model: string | undefined,
 ): Learned | undefined {
-  return learnedForVersion(state, file.path, file.size, file.mtimeMs) ?? rememberedVersion(memory, file, model);
+  const kept = rememberedVersion(memory, file, () => fileSketch(file.path, file.size, file.mtimeMs));
+  if (!kept) return undefined;
+  const sameModel = kept.model === undefined || model === undefined || kept.model === model;
+  return learnedForVersion(state, file.path, file.size, file.mtimeMs) ?? (sameModel ? kept : undefined);
 }
 
 /** A window of a file that changed since a count taught its density: most of an edited or grown file is the text
@@ -266,20 +270,41 @@ export function knownDensity(
 /** The digest of the file's content (state/digest.ts), when it still has `size` bytes, at most `DIGEST_MAX_BYTES`.
  * Kept for the hook's run: `pre` looks a file up in the memory twice (its density, and its spans). */
 export function fileDigest(path: string, size: number, mtimeMs: number): string | undefined {
-  if (size > DIGEST_MAX_BYTES) return undefined;
-  if (lastDigest?.path === path && lastDigest.size === size && lastDigest.mtimeMs === mtimeMs) return lastDigest.digest;
-  let digest: string | undefined;
-  try {
-    const bytes = readFileSync(path);
-    digest = bytes.length === size ? contentDigest(bytes) : undefined;
-  } catch {
-    digest = undefined;
-  }
-  lastDigest = { path, size, mtimeMs, digest };
-  return digest;
+  const content = fileContent(path, size, mtimeMs);
+  if (content && content.digest === undefined) content.digest = contentDigest(content.bytes);
+  return content?.digest;
 }
 
-let lastDigest: { path: string; size: number; mtimeMs: number; digest: string | undefined } | undefined;
+/** The sketch of the file's lines (state/digest.ts, `lineSketch`), on the same terms as its digest. */
+export function fileSketch(path: string, size: number, mtimeMs: number): number[] | undefined {
+  const content = fileContent(path, size, mtimeMs);
+  if (content && content.sketch === undefined) content.sketch = lineSketch(content.bytes);
+  return content?.sketch;
+}
+
+/** The file's bytes, when it still has `size` of them, at most `DIGEST_MAX_BYTES`; read once in a hook's run. */
+function fileContent(path: string, size: number, mtimeMs: number): FileContent | undefined {
+  if (size > DIGEST_MAX_BYTES) return undefined;
+  const last = lastContent;
+  if (last?.path === path && last.size === size && last.mtimeMs === mtimeMs) return last.content;
+  let content: FileContent | undefined;
+  try {
+    const bytes = readFileSync(path);
+    content = bytes.length === size ? { bytes } : undefined;
+  } catch {
+    content = undefined;
+  }
+  lastContent = { path, size, mtimeMs, content };
+  return content;
+}
+
+interface FileContent {
+  bytes: Uint8Array;
+  digest?: string;
+  sketch?: number[];
+}
+
+let lastContent: { path: string; size: number; mtimeMs: number; content: FileContent | undefined } | undefined;
 
 /** The densities an earlier reading of the file counted, window by window (`RememberedFile.spans`): of this session's
  * model, for this unchanged file or the same content elsewhere. */
@@ -318,10 +343,16 @@ export function sizingByMap(
   }
 }
 
-/** The file's density as the memory keeps it: with its content's digest and the model that taught it. */
+/** The file's density as the memory keeps it: with its content's digest and sketch, and the model that taught it. */
 export function toRemember(path: string, learned: Learned, model: string | undefined): RememberedFile {
   const digest = fileDigest(path, learned.size, learned.mtimeMs);
-  return { ...learned, ...(digest ? { digest } : {}), ...(model ? { model } : {}) };
+  const sketch = digest ? fileSketch(path, learned.size, learned.mtimeMs) : undefined;
+  return {
+    ...learned,
+    ...(digest ? { digest } : {}),
+    ...(sketch?.length ? { sketch } : {}),
+    ...(model ? { model } : {}),
+  };
 }
 
 /** What the engine counted, kept for later sessions: the file's density, and the count beside the estimate for the

@@ -106,6 +106,11 @@ describe('memory across sessions', () => {
     expect(afterEdit, `the edited file's first window (${afterEdit} tokens) against the prior's (${prior})`).toBeLessThanOrEqual(25_000);
     expect(afterEdit).toBeGreaterThan(25_000 * 0.8);
     expect(prior).toBeLessThan(25_000 * 0.7);
+
+    // Another text written at the same path (a scratch file rewritten): not taken for a version of the one counted.
+    put(dirname(path), 'notes.txt', prose(4000, 53));
+    const rewritten = await readSession({ cwd: tempDir('memory-edit-cwd4'), hooks: 'pager', scale: SPARSER, usage: true, home, targets: [{ ...window, once: true }] });
+    expect(firstCount(rewritten, path), 'sized by the prior').toBeLessThan(25_000 * 0.7);
   }, ENGINE_TIMEOUT);
 
   // Read again, each window is sized by the densities the first reading counted over its own lines, not by the usage

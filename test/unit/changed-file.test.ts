@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sharesOf } from '../../src/estimate/groups';
 import { PRIOR_SAFETY } from '../../src/estimate/weights';
 import { budgetFor, fitWindow, measureWindow, sizingForVersion, sizingFrom } from '../../src/hooks/measure';
+import { lineSketch, sketchResemblance } from '../../src/state/digest';
 import { emptyMemory, rememberedVersion, withFile } from '../../src/state/memory';
 import { emptyState, learnedForVersion, withLearned, type Learned } from '../../src/state/session';
 import { prose } from '../helpers/text';
@@ -18,33 +19,52 @@ const NOW = 2e12;
 
 describe('the density of an earlier version of a file', () => {
   const before = { size: 1000, mtimeMs: 5, ratio: 0.7, at: NOW };
-  const edited = { path: '/repo/big.ts', size: 1040, mtimeMs: 9 };
+  // The earlier version, then the same file with lines inserted (an edit), and another text written at its path.
+  const path = join(dir, 'big.ts');
+  const lines = prose(3000, 3).split('\n');
+  const earlier = lines.join('\n');
+  const edit = [...lines.slice(0, 1200), ...prose(40, 4).split('\n'), ...lines.slice(1200)].join('\n');
+  const other = prose(3000, 5);
+  const at = (text: string, mtimeMs: number) => {
+    writeFileSync(path, text);
+    return { path, size: Buffer.byteLength(text), mtimeMs };
+  };
+  const sketchOf = (text: string) => () => lineSketch(Buffer.from(text));
+  const kept = (model?: string) =>
+    withFile(emptyMemory(), path, {
+      ...before, size: earlier.length, sketch: lineSketch(Buffer.from(earlier)), ...(model ? { model } : {}),
+    });
 
-  it('is found at the same path with another size or mtime, this session or in the memory, for the same model', () => {
-    const state = withLearned(emptyState(), '/repo/big.ts', before);
-    expect(learnedForVersion(state, edited.path, edited.size, edited.mtimeMs)?.ratio).toBe(0.7);
-    expect(learnedForVersion(state, edited.path, 1000, 9)?.ratio, 'touched, same size').toBe(0.7);
+  it('is the entry kept at the same path with another size or mtime, when most of its lines are still there', () => {
+    const edited = { path, size: edit.length, mtimeMs: 9 };
+    expect(rememberedVersion(kept(), edited, sketchOf(edit))?.ratio).toBe(0.7);
+    expect(rememberedVersion(kept(), { ...edited, size: earlier.length }, sketchOf(earlier))?.ratio, 'touched').toBe(0.7);
+    expect(rememberedVersion(kept(), edited, sketchOf(other)), 'another text at the same path').toBeUndefined();
     // The unchanged file is not an earlier version of itself: its own density is found as it is.
-    expect(learnedForVersion(state, edited.path, 1000, 5)).toBeUndefined();
-    expect(learnedForVersion(state, '/repo/other.ts', 1040, 9)).toBeUndefined();
-
-    const memory = withFile(emptyMemory(), '/repo/big.ts', { ...before, model: 'claude-a' });
-    expect(rememberedVersion(memory, edited, 'claude-a')?.ratio).toBe(0.7);
-    expect(rememberedVersion(memory, edited, undefined)?.ratio, 'a session that names no model yet').toBe(0.7);
-    expect(rememberedVersion(memory, edited, 'claude-b'), 'another model counts it otherwise').toBeUndefined();
-    expect(rememberedVersion(memory, { ...edited, size: 1000, mtimeMs: 5 }, 'claude-a')).toBeUndefined();
+    expect(rememberedVersion(kept(), { path, size: earlier.length, mtimeMs: 5 }, sketchOf(earlier))).toBeUndefined();
+    // Without a sketch (a memory written before sketches were kept) nothing tells an edit from another text.
+    const unsketched = withFile(emptyMemory(), path, { ...before, size: earlier.length });
+    expect(rememberedVersion(unsketched, edited, sketchOf(edit))).toBeUndefined();
+    expect(sketchResemblance(lineSketch(Buffer.from(earlier)), lineSketch(Buffer.from(edit)))).toBeGreaterThan(0.5);
+    expect(sketchResemblance(lineSketch(Buffer.from(earlier)), lineSketch(Buffer.from(other)))).toBe(0);
   });
 
-  it('sizes a window of the changed file by that density, not by the prior, and the unchanged file by its own', () => {
-    const memory = withFile(emptyMemory(), '/repo/big.ts', { ...before, model: 'claude-a' });
+  it('sizes a window of the edited file by that density, this session\'s first, and for the model that taught it', () => {
+    const edited = at(edit, 9);
     const state = { ...emptyState(), model: 'claude-a' };
-    expect(sizingFrom(state, memory, edited, false, NOW).ratio).toBe(0.7);
-    expect(sizingFrom(state, memory, edited, false, NOW).unknownDensity).toBeUndefined();
-    // This session's count of the file as it is now comes first.
-    const now = withLearned(state, '/repo/big.ts', { ...before, size: 1040, mtimeMs: 9, ratio: 0.9 });
-    expect(sizingFrom(now, memory, edited, false, NOW).ratio).toBe(0.9);
-    // Nothing known of the path: the prior.
-    expect(sizingFrom(state, memory, { ...edited, path: '/repo/new.ts' }, false, NOW).unknownDensity).toBe(true);
+    expect(sizingFrom(state, kept('claude-a'), edited, false, NOW).ratio).toBe(0.7);
+    expect(sizingFrom(state, kept('claude-a'), edited, false, NOW).unknownDensity).toBeUndefined();
+    expect(sizingFrom(state, kept('claude-b'), edited, false, NOW).unknownDensity, 'another model').toBe(true);
+    // This session's count of the earlier version comes before the memory's (the memory keeps a session's first).
+    const learned = withLearned(state, path, { ...before, size: earlier.length, ratio: 0.8 });
+    expect(learnedForVersion(learned, path, edited.size, edited.mtimeMs)?.ratio).toBe(0.8);
+    expect(sizingFrom(learned, kept('claude-a'), edited, false, NOW).ratio).toBe(0.8);
+    // A count of the file as it is now comes first of all.
+    const now = withLearned(state, path, { ...before, size: edited.size, mtimeMs: 9, ratio: 0.9 });
+    expect(sizingFrom(now, kept('claude-a'), edited, false, NOW).ratio).toBe(0.9);
+    // Another text written at the path: the prior, whatever this session or the memory counted there before.
+    const replaced = at(other, 11);
+    expect(sizingFrom(learned, kept('claude-a'), replaced, false, NOW).unknownDensity).toBe(true);
   });
 
   it('keeps the margin of the text it was counted on, or the prior\'s, and nothing that held for that version alone', () => {

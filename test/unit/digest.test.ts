@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contentDigest } from '../../src/state/digest';
+import { contentDigest, lineSketch, SKETCH_SIZE, sketchResemblance } from '../../src/state/digest';
+import { SAME_FILE_RESEMBLANCE } from '../../src/state/memory';
 
 describe('contentDigest', () => {
   const text = Buffer.from('export declare function f(x: number): string;\n'.repeat(1000) + 'tail');
@@ -28,5 +29,37 @@ describe('contentDigest', () => {
   it('tells apart the lengths of short texts of zero bytes', () => {
     const digests = [0, 1, 2, 3, 4, 5].map((n) => contentDigest(new Uint8Array(n)));
     expect(new Set(digests).size).toBe(6);
+  });
+});
+
+describe('lineSketch', () => {
+  const lines = Array.from({ length: 400 }, (_, i) => `  const value${i} = compute(${i * 7}, "item number ${i}");`);
+  const sketch = (ls: string[], eol = '\n') => lineSketch(Buffer.from(ls.join(eol)));
+
+  it('keeps the smallest distinct line hashes, ascending, and at most SKETCH_SIZE of them', () => {
+    const s = sketch(lines);
+    expect(s).toHaveLength(SKETCH_SIZE);
+    expect([...s].sort((a, b) => a - b)).toEqual(s);
+    expect(new Set(s).size).toBe(s.length);
+    expect(sketch([...lines, ...lines])).toEqual(s);
+  });
+
+  it('is the same for lines moved, reindented or ending in CRLF, and leaves short lines out', () => {
+    const s = sketch(lines);
+    expect(sketch([...lines].reverse())).toEqual(s);
+    expect(sketch(lines.map((l) => `\t${l.trim()}  `))).toEqual(s);
+    expect(sketch(lines, '\r\n')).toEqual(s);
+    expect(sketch(['}', '', '  return x;', 'short line here'])).toEqual([]);
+  });
+
+  it('a file with a tenth of its lines changed resembles its earlier version; another text does not', () => {
+    const s = sketch(lines);
+    const edited = lines.map((l, i) => (i % 10 === 3 ? `${l} // changed` : l));
+    expect(sketchResemblance(s, sketch(edited))).toBeGreaterThanOrEqual(SAME_FILE_RESEMBLANCE);
+    expect(sketchResemblance(s, sketch(lines.slice(40)))).toBeGreaterThanOrEqual(SAME_FILE_RESEMBLANCE);
+    const other = lines.map((l) => l.replace('compute', 'measure'));
+    expect(sketchResemblance(s, sketch(other))).toBe(0);
+    expect(sketchResemblance(s, [])).toBe(0);
+    expect(sketchResemblance(s, s)).toBe(1);
   });
 });

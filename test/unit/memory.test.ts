@@ -97,18 +97,22 @@ describe('memory across sessions', () => {
     expect(large.files['/big']).toMatchObject({ ratio: 0.9, spans: [[1, 10, 0.8]] });
   });
 
-  it('keeps a file\'s digest, model and spans only when well formed', () => {
+  it('keeps a file\'s digest, sketch, model and spans only when well formed', () => {
     const raw = {
       files: {
-        '/a': { size: 1, mtimeMs: 1, ratio: 1, at: 1, digest: '00112233aabbccdd', model: 'claude-x' },
+        '/a': { size: 1, mtimeMs: 1, ratio: 1, at: 1, digest: '00112233aabbccdd', model: 'claude-x', sketch: [3, 7] },
         '/b': { size: 1, mtimeMs: 1, ratio: 1, at: 1, digest: 'not hex at all!!', model: 'bad name',
-          spans: [[5, 10, 1], [8, 12, 1]] },
+          spans: [[5, 10, 1], [8, 12, 1]], sketch: [1, 2, 3, 4, 5, 6, 7, 8, 9] },
+        '/d': { size: 1, mtimeMs: 1, ratio: 1, at: 1, sketch: [-1, 2] },
+        '/e': { size: 1, mtimeMs: 1, ratio: 1, at: 1, sketch: [] },
         '/c': { size: 1, mtimeMs: 1, ratio: 1, at: 1, spans: [[1, 4, 0.9], [5, 10, 1.1]] },
       },
     };
     const m = normalizeMemory(raw, 4);
-    expect(m.files['/a']).toMatchObject({ digest: '00112233aabbccdd', model: 'claude-x' });
+    expect(m.files['/a']).toMatchObject({ digest: '00112233aabbccdd', model: 'claude-x', sketch: [3, 7] });
     expect(m.files['/b']).toEqual({ size: 1, mtimeMs: 1, ratio: 1, at: 1 });
+    expect(m.files['/d']!.sketch).toBeUndefined();
+    expect(m.files['/e']!.sketch).toBeUndefined();
     expect(m.files['/c']!.spans).toEqual([[1, 4, 0.9], [5, 10, 1.1]]);
   });
 
