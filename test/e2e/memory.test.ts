@@ -17,6 +17,15 @@ const DENSER = 2.5;
 /** And a sparser one: the estimate's prior sizes its first windows short. */
 const SPARSER = 0.6;
 
+/** The engine's count of the session's first window of `path`, which came back. */
+function firstCount(s: Awaited<ReturnType<typeof readSession>>, path: string): number {
+  expect(s.ok, s.run.stderr).toBe(true);
+  const step = s.cursor(path).steps[0]!;
+  expect(step.isError, step.content.slice(0, 200)).toBe(false);
+  const page = step.lines.map(([, t]) => t).join('\n');
+  return s.counts.find((c) => c.text === page)!.tokens;
+}
+
 describe('memory across sessions', () => {
   it('a density learned in one session makes the same unchanged file\'s first window right in the next', async () => {
     const dir = tempDir('memory');
@@ -64,12 +73,6 @@ describe('memory across sessions', () => {
     const other = put(tempDir('memory-clone-other'), 'notes.txt', prose(4000, 32));
     const next = await readSession({ cwd: tempDir('memory-clone-b-cwd'), hooks: 'pager', scale: SPARSER, usage: true, home, targets: [{ ...window(cloneB), once: true }] });
     const control = await readSession({ cwd: tempDir('memory-clone-other-cwd'), hooks: 'pager', scale: SPARSER, usage: true, home, targets: [{ ...window(other), once: true }] });
-    const firstCount = (s: typeof next, path: string) => {
-      const step = s.cursor(path).steps[0]!;
-      expect(step.isError, step.content.slice(0, 200)).toBe(false);
-      const page = step.lines.map(([, t]) => t).join('\n');
-      return s.counts.find((c) => c.text === page)!.tokens;
-    };
     const copied = firstCount(next, cloneB);
     const prior = firstCount(control, other);
     expect(copied, `the copy's first window (${copied} tokens) against a file never read (${prior})`).toBeLessThanOrEqual(25_000);
@@ -94,13 +97,6 @@ describe('memory across sessions', () => {
     const other = put(tempDir('memory-edit-other'), 'notes.txt', editedText);
     const next = await readSession({ cwd: tempDir('memory-edit-cwd2'), hooks: 'pager', scale: SPARSER, usage: true, home, targets: [{ ...window, path: edited, once: true }] });
     const control = await readSession({ cwd: tempDir('memory-edit-cwd3'), hooks: 'pager', scale: SPARSER, usage: true, home: tempDir('memory-edit-home2'), targets: [{ ...window, path: other, once: true }] });
-    const firstCount = (s: typeof next, p: string) => {
-      expect(s.ok, s.run.stderr).toBe(true);
-      const step = s.cursor(p).steps[0]!;
-      expect(step.isError, step.content.slice(0, 200)).toBe(false);
-      const page = step.lines.map(([, t]) => t).join('\n');
-      return s.counts.find((c) => c.text === page)!.tokens;
-    };
     const afterEdit = firstCount(next, edited);
     const prior = firstCount(control, other);
     expect(afterEdit, `the edited file's first window (${afterEdit} tokens) against the prior's (${prior})`).toBeLessThanOrEqual(25_000);
