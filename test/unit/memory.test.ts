@@ -126,6 +126,10 @@ describe('memory across sessions', () => {
         countedShares: [0.123456789, 0.2345678, 0.3456789, 0.0123456, 0.456789, 0.0001234], charsPerToken: 3.4567890123,
         refused: true, noFloor: true, countedWindow: { first: 12_345, lines: 2345 }, digest: 'fc4a77c5148f869c',
         model: 'claude-sonnet-4-5-20250929',
+        sketch: [
+          3_444_444_444, 3_555_555_555, 3_666_666_666, 3_777_777_777, 3_888_888_888, 3_999_999_999, 4_000_000_001,
+          4_294_967_295,
+        ],
       });
     }
     const point = [1234.5678, 2345.6789, 345.67, 45.678, 5.6789, 0.12];
