@@ -9,7 +9,7 @@
 //
 // Usage: node scripts/rounds.mjs [--file PATTERN] [--tokenizer NAME[,NAME]] [--mode windows|whole] [--cap N]
 //                                [--json FILE] [--trail] [--verify] [--from-json FILE] [--keep-state] [--path FILE]...
-//                                [--held-out]
+//                                [--held-out] [--again] [--changed | --replaced]
 //   --file: a regular expression on the file's id (package/path); --trail: print each Read of each case run (each
 //     note cut at 300 characters, unless TRAIL_FULL=1 is set);
 //   --path FILE (repeatable): measure these files in place of the corpus (your own, or text the corpus lacks);
