@@ -9,11 +9,12 @@
 //
 // Usage: node scripts/rounds.mjs [--file PATTERN] [--tokenizer NAME[,NAME]] [--mode windows|whole] [--cap N]
 //                                [--json FILE] [--trail] [--verify] [--from-json FILE] [--keep-state] [--path FILE]...
-//                                [--held-out] [--again] [--changed | --replaced]
+//                                [--held-out | --list FILE] [--again] [--changed | --replaced]
 //   --file: a regular expression on the file's id (package/path); --trail: print each Read of each case run (each
 //     note cut at 300 characters, unless TRAIL_FULL=1 is set);
 //   --path FILE (repeatable): measure these files in place of the corpus (your own, or text the corpus lacks);
 //   --held-out: the files of scripts/rounds-held-out.json in place of the corpus (a check on text nobody tuned on);
+//   --list FILE: the files of another list of that shape (scripts/rounds-held-out-2.json, or your own packages);
 //   --tokenizer NAME*FACTOR: a model none of the five is, NAME's counts times FACTOR (claude-dense*1.3);
 //   --tokenizer r50k, --tokenizer mistral: real tokenizers none of the five is (GPT-2 and GPT-3; Mistral 7B's
 //     SentencePiece, slower: about 7 minutes for the held-out set), held out of every fit and default run;
@@ -30,7 +31,7 @@
 //     later session on another machine of the same model: the `changed` column, what the memory of a file that was
 //     edited or grew since is worth. --replaced: the same, but what was read there first is the corpus's file before
 //     this one (another text at the same path, as a scratch file rewritten by another command): what it costs.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { rng } from './lib/corpus.mjs';
@@ -50,7 +51,7 @@ function parseArgs(/** @type {string[]} */ argv) {
   /** @type {{
    *   file?: RegExp, paths: string[], tokenizers: string[], modes: Array<'windows' | 'whole'>, cap: number,
    *   json?: string, fromJson?: string, trail: boolean, verify: boolean, cold?: boolean, noUsage?: boolean,
-   *   keepState?: boolean, heldOut?: boolean, again?: boolean, changed?: boolean, replaced?: boolean,
+   *   keepState?: boolean, list?: string, again?: boolean, changed?: boolean, replaced?: boolean,
    * }} */
   const o = {
     paths: /** @type {string[]} */ ([]), tokenizers: TOKENIZER_NAMES, modes: [...MODES], cap: 25_000, trail: false,
@@ -71,7 +72,11 @@ function parseArgs(/** @type {string[]} */ argv) {
     else if (a === '--keep-state') o.keepState = true;
     else if (a === '--no-usage') o.noUsage = true;
     else if (a === '--verify') o.verify = true;
-    else if (a === '--held-out') o.heldOut = true;
+    else if (a === '--held-out') o.list = HELD_OUT_LIST;
+    else if (a === '--list') {
+      o.list = resolve(value());
+      if (!existsSync(o.list)) throw new Error(`--list ${o.list}: no such file`);
+    }
     else if (a === '--again') o.again = true;
     else if (a === '--changed') o.changed = true;
     else if (a === '--replaced') { o.changed = true; o.replaced = true; }
@@ -152,7 +157,7 @@ async function main() {
   const started = Date.now();
   const { files: all, skipped } = o.paths.length
     ? ownFiles(o.paths)
-    : corpusFiles(o.heldOut ? { list: HELD_OUT_LIST } : {});
+    : corpusFiles(o.list ? { list: o.list } : {});
   const files = all.filter((f) => !o.file || o.file.test(f.id));
   if (files.length === 0) {
     console.log(skipped.length ? 'rounds: no corpus file available (offline and not cached); nothing measured.' : 'rounds: no file matches.');
