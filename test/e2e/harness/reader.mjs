@@ -81,9 +81,13 @@ export class Cursor {
     /** @type {Array<[number, string]>} */
     const lines = [];
     if (!r.isError && !r.content.startsWith('<system-reminder>')) {
-      for (const l of r.content.split('\n')) {
+      const all = r.content.split('\n');
+      for (const [i, l] of all.entries()) {
         const m = LINE.exec(l);
         if (m) lines.push([Number(m[1]), l.slice(m[0].length)]);
+        // In fallback mode the engine trims the result before it appends a note: a last empty line keeps its number
+        // and loses its tab (docs/ENGINE.md 7.5).
+        else if (i === all.length - 1 && /^ *\d+$/.test(l)) lines.push([Number(l), '']);
       }
     }
     /** @type {Step} */
