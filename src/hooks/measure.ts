@@ -6,13 +6,16 @@ import { headToRestDistance, scriptDistance, sharesOf, shareDistance } from '../
 import {
   CALM_STEPS,
   CHANGED_TEXT_DISTANCE,
+  CHANGED_TEXT_SAFETY,
   FOLLOW_SAFETY,
   HOPEFUL_RATIO,
   LEARNED_SAFETY,
   PRIOR_SAFETY,
+  REST_PRIOR_SAFETY,
   SAME_TEXT_SAFETY,
   safetyForChange,
   STEADY_STEPS,
+  VERSION_SAFETY,
   type Weights,
 } from '../estimate/weights.js';
 import {
@@ -23,6 +26,7 @@ import {
   rememberedFile,
   rememberedVersion,
   spanDensity,
+  spanParts,
   withModelCountsByLength,
   withSpan,
   type RememberedFile,
@@ -237,13 +241,13 @@ export function earlierDensity(
 /** A window of a file that changed since a count taught its density: most of an edited or grown file is the text
  * that was counted, and it is sized by that density better than by the model's prior. Only by the density: where
  * the text counted is known (its shares), the margin follows how far the window's text is from it, as for a window
- * after it (the text an edit added or a new script falls back to the prior); else the prior's margin. What held for
+ * after it (the text an edit added or a new script falls back to the prior); else `VERSION_SAFETY`. What held for
  * that version alone does not carry: the narrower margins of a density that held still, a refused window's characters
  * per token. Pure. */
 export function sizingForVersion(earlier: Learned, prior?: ModelPrior): Sizing {
   const { ratio, noFloor, refused, shares, countedShares } = earlier;
   const sizing = sizingFor({ ratio, noFloor, refused, ...(shares ? { shares } : { countedShares }) }, false, prior);
-  return shares ? sizing : { ...sizing, safety: PRIOR_SAFETY };
+  return shares ? sizing : { ...sizing, safety: VERSION_SAFETY };
 }
 
 /** The session's state as one call sees it: with the model that made the call, as the transcript names it. The
@@ -316,9 +320,11 @@ export function rememberedSpans(
   return rememberedFile(memory, file, model, () => fileDigest(file.path, file.size, file.mtimeMs))?.spans;
 }
 
-/** A window from `first` of text an earlier reading counted, sized by the most of the densities it counted over the
- * window's lines, with the margin for the same text: the usage of the window before it tells of other text. Undefined
- * where those counts do not cover the window (the earlier reading stopped short of it). */
+/** A window from `first` of text an earlier reading counted, sized by the densities it counted over the window's
+ * lines (each part at its span's, `partsDensity`; never less than the first line's), with the margin for the same
+ * text: the usage of the window before it tells of other text. Lines no span covers (the last window of a reading,
+ * whose usage no hook saw) count at `sizing`'s density with the margin for changed text: their text is not known.
+ * Undefined where no span covers `first`. */
 export function sizingByMap(
   path: string,
   first: number,
@@ -332,15 +338,33 @@ export function sizingByMap(
   if (at === undefined || sizing.byLength) return undefined;
   const { weights: _w, charsPerToken: _c, similar: _s, calm: _calm, steady: _steady, unknownDensity: _u, ...rest } =
     sizing;
+  const uncovered = (sizing.ratio * Math.max(sizing.safety, CHANGED_TEXT_SAFETY)) / SAME_TEXT_SAFETY;
   let mapped: Sizing = { ...rest, ratio: at, safety: SAME_TEXT_SAFETY, gamble: false };
   for (;;) {
     const fit = fitWindow(path, first, budgetFor(path, cap, mapped, maxLines), deadline);
     if (fit.scan.timedOut || fit.lines === 0) return undefined;
-    const most = spanDensity(spans, first, first + fit.lines - 1);
-    if (most === undefined) return undefined;
-    if (most <= mapped.ratio) return mapped;
-    mapped = { ...mapped, ratio: most };
+    const density = partsDensity(path, spanParts(spans, first, first + fit.lines - 1), uncovered, deadline);
+    if (density === undefined) return undefined;
+    if (density <= mapped.ratio) return mapped;
+    mapped = { ...mapped, ratio: density };
   }
+}
+
+/** The density of a window by its parts (`spanParts`): each part's estimate at its density (`uncovered` where no
+ * span covers it), over the whole estimate. A window that holds the end of a dense span and the start of a sparse
+ * one counts as much as its parts do. */
+function partsDensity(path: string, parts: number[][], uncovered: number, deadline: number): number | undefined {
+  const ratioOf = (r: number) => (Number.isNaN(r) ? uncovered : r);
+  if (parts.length === 1) return ratioOf(parts[0]![2]!);
+  let point = 0;
+  let counted = 0;
+  for (const [from, to, ratio] of parts) {
+    const part = measureWindow(path, from!, to! - from! + 1, deadline);
+    if (part.scan.timedOut) return undefined;
+    point += part.pointTokens;
+    counted += part.pointTokens * ratioOf(ratio!);
+  }
+  return point > 0 ? counted / point : ratioOf(parts[0]![2]!);
 }
 
 /** The file's density as the memory keeps it: with its content's digest and sketch, and the model that taught it. */
@@ -415,6 +439,32 @@ export function fitWindow(path: string, first: number, budget: Budget, deadline:
     if (scriptDistance(shares, similar) < OTHER_SCRIPT_DISTANCE) return fit;
     return fitInOtherScript(path, first, fit, { ...budget, safety }, deadline);
   }
+}
+
+/** A window sized by the prior's margin (`PRIOR_SAFETY`) that stops a few lines short of the end of its reading (the
+ * end of the window asked, of the file, or a line that alone does not fit, which a window of its own starts at):
+ * the window at `REST_PRIOR_SAFETY`, when it holds that rest. Clamped, those lines would take a round of their own
+ * for sure; held, the window is refused only where the model counts the text 1.1-1.12 times the estimate (handlebars'
+ * parser.js: lines 1-736 before a 157 KB line, where 1.12 stops at 732). Undefined when the margin leaves no such
+ * tail. */
+export function withRestOfReading(
+  path: string,
+  first: number,
+  asked: number | undefined,
+  fit: Measured,
+  cap: number,
+  sizing: Sizing,
+  deadline: number,
+): Measured | undefined {
+  if (sizing.safety !== PRIOR_SAFETY || sizing.similar || sizing.byLength || fit.whole || fit.lines === 0) {
+    return undefined;
+  }
+  const rest = { ...sizing, safety: REST_PRIOR_SAFETY };
+  const wider = fitWindow(path, first, budgetFor(path, cap, rest, asked ?? Infinity), deadline);
+  if (wider.scan.timedOut || wider.lines <= fit.lines) return undefined;
+  if (wider.whole) return wider;
+  const after = fitWindow(path, first + wider.lines, budgetFor(path, cap, sizing, 1), deadline);
+  return !after.scan.timedOut && !after.scan.startBeyondEnd && after.lines === 0 ? wider : undefined;
 }
 
 /** How far a window's scripts may be from those of the window a usage taught the density by (`scriptDistance`) and

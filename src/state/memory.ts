@@ -291,6 +291,23 @@ export function spanDensity(spans: readonly number[][], first: number, last: num
   return undefined;
 }
 
+/** Lines `first`..`last` in parts, as [first, last, ratio]: each part a remembered span covers at its ratio, each
+ * part none covers (a gap, or past the last span) at `NaN`. In order. Pure. */
+export function spanParts(spans: readonly number[][], first: number, last: number): number[][] {
+  const parts: number[][] = [];
+  let next = first;
+  for (const [f, l, ratio] of spans) {
+    if (l! < next) continue;
+    if (f! > last) break;
+    if (f! > next) parts.push([next, f! - 1, NaN]);
+    parts.push([Math.max(f!, next), Math.min(l!, last), ratio!]);
+    next = l! + 1;
+    if (next > last) return parts;
+  }
+  parts.push([next, last, NaN]);
+  return parts;
+}
+
 /** The memory as the JSON text written, within `maxBytes`: where it would pass that (long paths, every field kept),
  * the least recently confirmed files go first, a tenth at a time, then the least recent models. Without this, one
  * write over the limit was refused, and so was every later one: the memory stopped learning. */

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineRead, failureEvent, postEvent, preEvent, runHook } from '../helpers/hook';
-import { SAME_TEXT_SAFETY } from '../../src/estimate/weights';
+import { PRIOR_SAFETY, SAME_TEXT_SAFETY } from '../../src/estimate/weights';
 import { tabStaysApart } from '../../src/estimate/fit';
 import { LONG_LINE_REACH, lineNumberDigits, lineNumberTokens, measureWindow } from '../../src/hooks/measure';
 import { csvLedger, csvPrices, prose } from '../helpers/text';
@@ -361,7 +361,7 @@ describe('the usage of the request that carried a result teaches the file\'s den
     expect(second.clampedTo).toBeDefined();
     expect(second.chars / asEstimated).toBeLessThanOrEqual(25_000);
     // Sized as a first window (the estimate with the prior's margin), not by the prose's density.
-    expect(second.chars / asEstimated).toBeGreaterThan(25_000 / 1.1 - 200);
+    expect(second.chars / asEstimated).toBeGreaterThan(25_000 / PRIOR_SAFETY - 200);
     const third = read(second.next!);
     expect(third.first).toBe(1_001 + second.lines);
     expect(third.refused).toBe(false);

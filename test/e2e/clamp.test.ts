@@ -32,9 +32,11 @@ describe('an explicit window over the cap', () => {
     expect(counted, 'the engine sent the clamped page to count_tokens').toBeDefined();
     expect(counted!.tokens).toBeLessThanOrEqual(CAP);
     expect(counted!.tokens).toBeGreaterThan(CAP * 0.5);
-    // As large as the pager's estimate allows: one line more would have been clamped back to this page.
+    // As large as the pager's estimate allows: a few lines more are clamped back to this page. (One or two more may
+    // run as asked: the narrower margin of a rest holds them, where a clamp would leave them a round of their own.)
     expect(preLimit({ path, cwd: dir, offset: 1, limit: n, cap: CAP })).toBeUndefined();
-    expect(preLimit({ path, cwd: dir, offset: 1, limit: n + 1, cap: CAP })).toBe(n);
+    expect([undefined, n]).toContain(preLimit({ path, cwd: dir, offset: 1, limit: n + 1, cap: CAP }));
+    expect(preLimit({ path, cwd: dir, offset: 1, limit: n + 5, cap: CAP })).toBe(n);
 
     // What the engine ran is what came back (stream-json's record of the Read).
     expect(s.ran.get(step!.toolUseId)?.file).toMatchObject({ startLine: 1, numLines: n });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sharesOf } from '../../src/estimate/groups';
-import { PRIOR_SAFETY } from '../../src/estimate/weights';
+import { VERSION_SAFETY } from '../../src/estimate/weights';
 import { budgetFor, fitWindow, measureWindow, sizingForVersion, sizingFrom } from '../../src/hooks/measure';
 import { lineSketch, sketchResemblance } from '../../src/state/digest';
 import { emptyMemory, rememberedVersion, withFile } from '../../src/state/memory';
@@ -79,12 +79,13 @@ describe('the density of an earlier version of a file', () => {
     expect(byUsage.steady).toBeUndefined();
     expect(byUsage.charsPerToken, 'the refused window\'s text is not the new version\'s').toBeUndefined();
     expect(byUsage.gambleOnRest, 'a file refused once is not gambled on').toBe(false);
-    // A count of the whole file (a banner) or of a refused window: no window's text to compare, the prior's margin.
+    // A count of the whole file (a banner) or of a refused window: no window's text to compare, the margin of a
+    // version's density (the prior's before it was raised for the calibration's spread between files).
     const byBanner = sizingForVersion({ ...before, countedShares: shares });
-    expect(byBanner.safety).toBe(PRIOR_SAFETY);
+    expect(byBanner.safety).toBe(VERSION_SAFETY);
     expect(byBanner.similar).toBeUndefined();
     expect(byBanner.counted).toEqual(shares);
-    expect(sizingForVersion(before).safety).toBe(PRIOR_SAFETY);
+    expect(sizingForVersion(before).safety).toBe(VERSION_SAFETY);
   });
 
   it('a window of the text that was counted fits more lines than the prior allows; text the edit added, fewer', () => {

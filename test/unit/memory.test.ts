@@ -5,7 +5,7 @@ import {
   MEMORY_MAX_MODELS,
   MEMORY_FILE_MAX_BYTES, MEMORY_MAX_OBSERVATIONS, MEMORY_MAX_SPANS,
   normalizeMemory, observationsOf, rememberedFile, serializeMemory,
-  spanDensity, withFile, withIndentationCost, withSpan,
+  spanDensity, spanParts, withFile, withIndentationCost, withSpan,
   withDigitSplitCost, withLineNumberCost, withObservation, type ModelMemory,
 } from '../../src/state/memory';
 
@@ -65,6 +65,10 @@ describe('memory across sessions', () => {
     expect(spanDensity(m.files['/f']!.spans!, 1, 1000)).toBe(0.8);
     expect(spanDensity(m.files['/f']!.spans!, 900, 1100)).toBe(0.9);
     expect(spanDensity(m.files['/f']!.spans!, 2500, 3001)).toBeUndefined();
+    // In parts: each at its span's density, and the lines no span covers (NaN) apart.
+    expect(spanParts(m.files['/f']!.spans!, 900, 1100)).toEqual([[900, 1000, 0.8], [1001, 1100, 0.9]]);
+    expect(spanParts(m.files['/f']!.spans!, 2500, 3100)).toEqual([[2500, 3000, 0.85], [3001, 3100, NaN]]);
+    expect(spanParts([[1, 10, 0.8], [21, 30, 0.9]], 5, 25)).toEqual([[5, 10, 0.8], [11, 20, NaN], [21, 25, 0.9]]);
     // A later reading's windows straddle the earlier ones: those keep the lines outside it, and a reading that goes
     // on still finds what the earlier one counted past it.
     m = withSpan(m, file, [1, 1200, 0.82]);

@@ -10,10 +10,11 @@ import {
   measureWindow,
   namedWindow,
   PRIOR_SIZING,
+  sizingByMap,
   sizingFor,
 } from '../../src/hooks/measure';
 import { WHOLE_FILE_MAX_BYTES } from '../../src/estimate/cap';
-import { FOLLOW_SAFETY, PRIOR_SAFETY, WEIGHTS } from '../../src/estimate/weights';
+import { FOLLOW_SAFETY, PRIOR_SAFETY, REST_PRIOR_SAFETY, WEIGHTS } from '../../src/estimate/weights';
 import { planWindow } from '../../src/hooks/pre';
 import { resultCharsCap } from '../../src/hooks/engine-version';
 import { prose } from '../helpers/text';
@@ -62,6 +63,43 @@ describe('planWindow', () => {
       sizingFor({ ratio: 1, refused: true }, true), later,
     );
     expect(p.kind).toBe('clamp');
+  });
+
+  describe('a first window that would stop a few lines short of the end of its reading', () => {
+    // The lines that fit at the narrower margin of a rest, more than at the prior's.
+    const atRest = planWindow(
+      { file_path: file, offset: 1, limit: 3000 }, { path: file, stat }, 25_000,
+      { ...PRIOR_SIZING, safety: REST_PRIOR_SAFETY }, later,
+    );
+    if (atRest.kind !== 'clamp') throw new Error('the fixture must be clamped at the rest margin too');
+    const lines = prose(3000).split('\n');
+    const upTo = (n: number) => `${lines.slice(0, n).join('\n')}\n`;
+
+    it('holds them where the next line alone fits no window: clamped, they would take a round of their own', () => {
+      expect(first.lines).toBeLessThan(atRest.lines);
+      const path = join(dir, 'before-a-long-line.txt');
+      const text = `${upTo(atRest.lines)}${wordsWorth(2)}\n${upTo(500)}`;
+      writeFileSync(path, text);
+      const p = planWindow(
+        { file_path: path, offset: 1, limit: 3000 }, { path, stat: { size: Buffer.byteLength(text) } }, 25_000,
+        PRIOR_SIZING, later,
+      );
+      expect(p).toMatchObject({ kind: 'clamp', lines: atRest.lines });
+    });
+
+    it('runs a window asked that the rest margin holds whole', () => {
+      const p = planWindow(
+        { file_path: file, offset: 1, limit: atRest.lines }, { path: file, stat }, 25_000, PRIOR_SIZING, later,
+      );
+      expect(p).toEqual({ kind: 'pass', reason: 'fits' });
+    });
+
+    it('keeps the prior\'s margin where the reading goes on past them', () => {
+      const p = planWindow(
+        { file_path: file, offset: 1, limit: atRest.lines + 1 }, { path: file, stat }, 25_000, PRIOR_SIZING, later,
+      );
+      expect(p).toMatchObject({ kind: 'clamp', lines: first.lines });
+    });
   });
 
   describe('with a density the usage taught (no refusal yet)', () => {
@@ -339,5 +377,29 @@ describe('on an engine that shows a Read result over 100,000 characters only as 
     );
     expect(p).toMatchObject({ kind: 'clamp', resultBound: true });
     if (p.kind === 'clamp') expect(p.lines * 9 - 1).toBeLessThanOrEqual(resultChars);
+  });
+});
+
+describe('sizingByMap', () => {
+  // An earlier reading counted lines 1-1500 at half the estimate; its last window, 1501 on, taught nothing (no hook
+  // sees the usage of a reading's last window).
+  const spans = [[1, 1500, 0.5]];
+  const learned = sizingFor({ ratio: 1 }, true);
+  const lines = (sizing: ReturnType<typeof sizingFor>) =>
+    planWindow({ file_path: file, offset: 1, limit: 3000 }, { path: file, stat }, 25_000, sizing, later);
+
+  it('sizes a window that runs past the counted lines by those counts, and the rest by the file\'s density', () => {
+    const mapped = sizingByMap(file, 1, learned, spans, 25_000, 3000, later);
+    expect(mapped).toBeDefined();
+    expect(mapped!.ratio).toBeGreaterThan(0.5);
+    expect(mapped!.ratio).toBeLessThan(1);
+    const byMap = lines(mapped!);
+    const byLearned = lines(learned);
+    if (byMap.kind !== 'clamp' || byLearned.kind !== 'clamp') throw new Error('both must be clamped');
+    expect(byMap.lines).toBeGreaterThan(byLearned.lines * 1.2);
+  });
+
+  it('leaves a window that starts past the counted lines to the file\'s density', () => {
+    expect(sizingByMap(file, 1600, learned, spans, 25_000, 1400, later)).toBeUndefined();
   });
 });
