@@ -279,16 +279,8 @@ function fewestSpans(spans: number[][]): number[][] {
 
 /** The largest density of the spans over lines `first` to `last`, when they cover every one of those lines. Pure. */
 export function spanDensity(spans: readonly number[][], first: number, last: number): number | undefined {
-  let next = first;
-  let most = 0;
-  for (const [f, l, ratio] of spans) {
-    if (l! < next) continue;
-    if (f! > next) return undefined;
-    most = Math.max(most, ratio!);
-    next = l! + 1;
-    if (next > last) return most;
-  }
-  return undefined;
+  const ratios = spanParts(spans, first, last).map(([, , ratio]) => ratio!);
+  return ratios.some(Number.isNaN) ? undefined : Math.max(...ratios);
 }
 
 /** Lines `first`..`last` in parts, as [first, last, ratio]: each part a remembered span covers at its ratio, each
