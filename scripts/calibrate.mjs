@@ -122,6 +122,9 @@ const PRIOR = {
   longRunDigits: 0.3, punct: 0.8, punctRuns: 0.2, spaceRuns: 0.6, spaceExtra: 0.15, hangul: 0.9, han: 1.1, kana: 0.9,
   otherLetters: 0.5, threeByteLetters: 0.5,
   otherSymbols: 1.0, astral: 2.5, controls: 1.0, newlines: 1.0,
+  // Not on the fit side (its texts hold no \uXXXX escapes): set from the densest tokenizers' counts of escaped text of
+  // ten scripts and of real escaped files (docs/CALIBRATION.md, "Escaped text"), and kept as they are.
+  escapes: 3, escapeRuns: 0.92,
 };
 for (const n of only ?? []) if (!FEATURE_NAMES.includes(n)) throw new Error(`--only: no feature ${n}`);
 const free = FEATURE_NAMES.map((n) => only === undefined || only.includes(n));
@@ -182,6 +185,7 @@ if (free[FEATURE_NAMES.indexOf('threeByteLetters')]) fitted.threeByteLetters = f
 // Digits past the 6th of a run: a token per three, as o200k, cl100k, Llama 3 and Claude-dense split numbers. The fit
 // side's numbers have six digits at most (generated ones; real data files are left out), so it cannot weigh them.
 if (free[FEATURE_NAMES.indexOf('longRunDigits')]) fitted.longRunDigits = 0.333;
+for (const n of ['escapes', 'escapeRuns']) if (free[FEATURE_NAMES.indexOf(n)]) fitted[n] = PRIOR[n];
 
 // --- Tables. -----------------------------------------------------------------------------------------
 const predict = (r, w) => FEATURE_NAMES.reduce((s, n) => s + r.f[n] * w[n], 0);

@@ -14,6 +14,9 @@ const LONG_DIGIT_RUN = 6;
 
 const enum Kind { None, Lower, Upper, Digit, Punct, Space, Other, Newline, Control }
 
+/** The counters an escape's characters move, in the order `escapeFrom` keeps them. */
+const ESCAPE_COUNTERS = 10;
+
 /** The kind of every ASCII code unit, so the hot loop does one lookup instead of a chain of range tests. */
 const ASCII_KIND = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
@@ -31,7 +34,7 @@ export function emptyFeatures(): Features {
     letters: 0, words: 0, bareWords: 0, caseChanges: 0, longRunLetters: 0, digits: 0, digitRuns: 0, longRunDigits: 0,
     punct: 0, punctRuns: 0, spaceRuns: 0, spaceExtra: 0,
     hangul: 0, han: 0, kana: 0, otherLetters: 0, threeByteLetters: 0, otherSymbols: 0, astral: 0, controls: 0,
-    newlines: 0,
+    newlines: 0, escapes: 0, escapeRuns: 0,
   };
 }
 
@@ -43,6 +46,12 @@ export class TokenTally {
   private spaceRun = 0;
   private letterRun = 0;
   private digitRun = 0;
+  // A `\uXXXX` escape in progress: 0 none, 1 after the backslash, 2 after the `u`, 3-5 after each hex digit but the
+  // last. `escapeFrom` holds the counters the backslash found, to which the escape's characters are rolled back.
+  private escapeAt = 0;
+  private escapeRun: Kind = Kind.None; // the kind of its last hex digit: Kind.Digit or Kind.Lower
+  private escapeRunsSoFar = 0; // runs of digits and of letters among its hex digits
+  private readonly escapeFrom = new Float64Array(ESCAPE_COUNTERS);
 
   /** Tallies text[start, end): a range, so that callers never slice lines out of a decoded chunk. */
   add(text: string, start = 0, end = text.length): void {
@@ -55,8 +64,43 @@ export class TokenTally {
     let letters = 0, words = 0, bareWords = 0, caseChanges = 0, longRunLetters = 0, digits = 0, digitRuns = 0;
     let longRunDigits = 0;
     let punct = 0, punctRuns = 0, spaceRuns = 0, spaceExtra = 0, newlines = 0;
+    let escapeAt = this.escapeAt;
+    let escapeRun = this.escapeRun;
+    let escapeRuns = this.escapeRunsSoFar;
+    const from = this.escapeFrom;
     for (let i = start; i < end; i++) {
       const c = text.charCodeAt(i);
+      if (escapeAt !== 0) {
+        // Inside what may be an escape: `u` after the backslash, then four hex digits, the last of which ends it.
+        if (escapeAt === 1) {
+          if (c === 0x75) { escapeAt = 2; escapeRuns = 0; escapeRun = Kind.None; }
+          else if (c !== 0x5c) escapeAt = 0; // a second backslash ends it below: `\\` is an escaped backslash
+        } else {
+          const hex = c >= 0x30 && c <= 0x39 ? Kind.Digit
+            : (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46) ? Kind.Lower : Kind.None;
+          if (hex === Kind.None) escapeAt = 0;
+          else {
+            if (hex !== escapeRun) escapeRuns++;
+            escapeRun = hex;
+            if (++escapeAt === 6) {
+              // The escape's six characters count as an escape, not as what they are one by one: the counters go
+              // back to where the backslash found them, and what follows starts afresh, as after a letter of
+              // another script.
+              letters = from[0]! - f.letters; words = from[1]! - f.words; bareWords = from[2]! - f.bareWords;
+              caseChanges = from[3]! - f.caseChanges; longRunLetters = from[4]! - f.longRunLetters;
+              digits = from[5]! - f.digits; digitRuns = from[6]! - f.digitRuns;
+              longRunDigits = from[7]! - f.longRunDigits;
+              punct = from[8]! - f.punct; punctRuns = from[9]! - f.punctRuns;
+              f.escapes++;
+              f.escapeRuns += escapeRuns;
+              prev = Kind.Other;
+              spaceRun = 0;
+              escapeAt = 0;
+              continue;
+            }
+          }
+        }
+      }
       let kind: Kind;
       if (c < 128) {
         kind = ASCII_KIND[c] as Kind;
@@ -103,12 +147,26 @@ export class TokenTally {
             digitRun = 1;
           } else if (++digitRun > LONG_DIGIT_RUN) longRunDigits++;
         } else if (kind === Kind.Punct) {
+          if (c === 0x5c) {
+            if (escapeAt === 1) escapeAt = 0;
+            else {
+              // A backslash may start an escape: the counters as they stand (the tally's and this call's) are kept.
+              from[0] = f.letters + letters; from[1] = f.words + words; from[2] = f.bareWords + bareWords;
+              from[3] = f.caseChanges + caseChanges; from[4] = f.longRunLetters + longRunLetters;
+              from[5] = f.digits + digits; from[6] = f.digitRuns + digitRuns;
+              from[7] = f.longRunDigits + longRunDigits; from[8] = f.punct + punct; from[9] = f.punctRuns + punctRuns;
+              escapeAt = 1;
+            }
+          }
           punct++;
           if (prev !== Kind.Punct) punctRuns++;
         }
       }
       prev = kind;
     }
+    this.escapeAt = escapeAt;
+    this.escapeRun = escapeRun;
+    this.escapeRunsSoFar = escapeRuns;
     f.letters += letters; f.words += words; f.bareWords += bareWords; f.caseChanges += caseChanges;
     f.longRunLetters += longRunLetters; f.digits += digits; f.digitRuns += digitRuns; f.longRunDigits += longRunDigits;
     f.punct += punct;
@@ -134,7 +192,8 @@ export function tokensOf(f: Features, w: Weights = WEIGHTS): number {
     + f.punctRuns * w.punctRuns + f.spaceRuns * w.spaceRuns + f.spaceExtra * w.spaceExtra + f.hangul * w.hangul
     + f.han * w.han + f.kana * w.kana + f.otherLetters * w.otherLetters
     + f.threeByteLetters * w.threeByteLetters + f.otherSymbols * w.otherSymbols
-    + f.astral * w.astral + f.controls * w.controls + f.newlines * w.newlines;
+    + f.astral * w.astral + f.controls * w.controls + f.newlines * w.newlines + f.escapes * w.escapes
+    + f.escapeRuns * w.escapeRuns;
 }
 
 /** Point estimate for a whole string (tests, the `estimate` command, calibration). */

@@ -26,10 +26,14 @@ export interface Features {
   astral: number; // code points above U+FFFF: emoji, rare Han; counted once per pair
   controls: number; // control characters other than tab
   newlines: number;
+  // A `\uXXXX` escape (JSON, JavaScript, Java, Python's ensure_ascii): its six characters count here, not as the
+  // punctuation, letters and digits they are, whose weights make 4.4-7.7 tokens of it where tokenizers make 3-5.
+  escapes: number;
+  escapeRuns: number; // runs of digits and of letters among the escapes' hex digits: each is about a token
 }
 
 export const FEATURE_NAMES: readonly (keyof Features)[] = [
   'letters', 'words', 'bareWords', 'caseChanges', 'longRunLetters', 'digits', 'digitRuns', 'longRunDigits', 'punct',
   'punctRuns', 'spaceRuns', 'spaceExtra', 'hangul', 'han', 'kana', 'otherLetters', 'threeByteLetters', 'otherSymbols',
-  'astral', 'controls', 'newlines',
+  'astral', 'controls', 'newlines', 'escapes', 'escapeRuns',
 ];

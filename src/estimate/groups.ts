@@ -11,7 +11,7 @@ export const DIGIT_GROUP = 4;
  * tokenizers count the two kinds of script far apart. */
 export const GROUP_OF: Record<keyof Features, number> = {
   letters: 0, words: 0, bareWords: 0, caseChanges: 0, longRunLetters: 0,
-  punct: 1, punctRuns: 1, spaceRuns: 1, spaceExtra: 1, controls: 1, newlines: 1,
+  punct: 1, punctRuns: 1, spaceRuns: 1, spaceExtra: 1, controls: 1, newlines: 1, escapes: 1, escapeRuns: 1,
   hangul: 2, han: 2, kana: 2,
   otherLetters: 3, otherSymbols: 3, astral: 3,
   digits: DIGIT_GROUP, digitRuns: DIGIT_GROUP, longRunDigits: DIGIT_GROUP,
