@@ -343,6 +343,23 @@ describe('the usage of the request that carried a result teaches the file\'s den
     for (const w of got) expect(w.chars / (w.first <= 6 ? 3 : 6)).toBeLessThanOrEqual(25_000);
   });
 
+  it('each window of a few long lines moves the density kept toward its own: the first does not size them all', () => {
+    // A bundle of one module a line, one or two to a window (no sample of the text after them). The model counts the
+    // first module at 4 characters a token and the rest at 3. The first window's count kept for every later one sized
+    // lines 3-4 as if they counted 4 (22,050 tokens with the margin), and the engine refused them (28,000); moved
+    // halfway to line 2's count (3.4 characters a token), the density sizes line 3 alone.
+    const lines = [40_000, 70_000, 42_000, 42_000, 42_000, 42_000].map((chars, i) =>
+      prose(1_500, 60 + i).replaceAll('\n', ' ').slice(0, chars));
+    const bundle = join(dir, 'modules.js');
+    writeFileSync(bundle, `${lines.join('\n')}\n`);
+    const read = reading('halfway-modules', (first) => (first === 1 ? 4 : 3), { path: bundle, refuses: true });
+    const got = readAll(read);
+    expect(got.filter((w) => w.refused)).toEqual([]);
+    expect(got.slice(0, 3).map((w) => [w.first, w.lines])).toEqual([[1, 1], [2, 1], [3, 1]]);
+    for (let i = 1; i < got.length; i++) expect(got[i]!.first).toBe(got[i - 1]!.first + got[i - 1]!.lines);
+    expect(got.at(-1)!.first + got.at(-1)!.lines - 1).toBeGreaterThanOrEqual(lines.length);
+  });
+
   it('a window of another script than the one counted is sized as a first window, and runs', () => {
     // 1,000 lines of English prose, which the model counts sparser than the estimate, then Russian, which it counts as
     // the estimate does. The prose's density, applied to the Russian, would size a window 1.3 times the cap (xlsx's

@@ -12,7 +12,8 @@ import {
   lineNumberTokens, measureWindow, ratioOfUsage, usageRatio,
 } from '../../src/hooks/measure';
 import { MAX_INDENTATION_COST } from '../../src/state/memory';
-import { ACCEPTED_SLACK, awaitCallRecord, boundedByCap } from '../../src/hooks/usage';
+import { ACCEPTED_SLACK, awaitCallRecord, boundedByCap, halfwayTo } from '../../src/hooks/usage';
+import { isLearned, takenFromFewLines } from '../../src/state/session';
 import { HELD_OUT, REAL, claudeDense } from '../../scripts/lib/tokenizers.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'rcp-usage-unit-'));
@@ -243,6 +244,28 @@ describe('whether a window is a sample of the text after it (its shares then siz
     expect(headToRestDistance([1, 2, 0, 0, 0, 0], [2, 4, 0, 0, 0, 0])).toBeCloseTo(0, 9);
     expect(headToRestDistance([1, 0, 0, 0, 0, 0], [1, 3, 0, 0, 0, 0])).toBeCloseTo(2, 9);
     expect(headToRestDistance([3, 1, 0, 0, 0, 0], [4, 4, 0, 0, 0, 0])).toBeCloseTo(1, 9);
+  });
+});
+
+describe('halfwayTo: a window that is no sample of its text moves the density kept halfway to its own', () => {
+  const few = { size: 10, mtimeMs: 1, ratio: 0.8, countedShares: [0.5, 0.5, 0, 0, 0, 0], at: 1 };
+  const usage = { ratio: 1.1, shares: [0.2, 0.8, 0, 0, 0, 0] };
+
+  it('the ratio and the shares by token group halfway, and again for the next such window', () => {
+    const moved = halfwayTo(few, usage, 5)!;
+    expect(moved.ratio).toBeCloseTo(0.95, 12);
+    expect(moved.countedShares).toEqual([0.35, 0.65, 0, 0, 0, 0]);
+    expect(moved.at).toBe(5);
+    // Still a density of windows that are no sample, and valid state: the next such window moves it in turn.
+    expect(takenFromFewLines(moved)).toBe(true);
+    expect(isLearned(moved)).toBe(true);
+    expect(halfwayTo(moved, usage, 6)!.ratio).toBeCloseTo(1.025, 12);
+  });
+
+  it('moves neither a refusal\'s count, nor a density a sample of its text taught, nor nothing learned', () => {
+    expect(halfwayTo({ ...few, refused: true }, usage, 5)).toBeUndefined();
+    expect(halfwayTo({ ...few, shares: [1, 0, 0, 0, 0, 0] }, usage, 5)).toBeUndefined();
+    expect(halfwayTo(undefined, usage, 5)).toBeUndefined();
   });
 });
 
