@@ -1,6 +1,7 @@
 // What the pager remembers across sessions on this machine, and the pure rules that keep it small: each file's
 // density the engine taught (valid while the file's size and mtime hold), and, per model, how the engine's
 // counts compared with the estimate, so that a new session starts from what this user's model really counts.
+import { ESTIMATE_VERSION } from '../estimate/weights.js';
 import { SKETCH_SIZE, sketchResemblance } from './digest.js';
 import { isLearned, type Learned } from './session.js';
 import { allFinite, isFiniteNumber, isModelName, isRecord, ownValue, setOwn } from './record.js';
@@ -50,6 +51,8 @@ export interface RememberedFile extends Learned {
 }
 
 export interface Memory {
+  /** The estimate's version the files' densities were counted against (`ESTIMATE_VERSION`). */
+  estimate: number;
   files: Record<string, RememberedFile>;
   models: Record<string, ModelMemory>;
   /** The model of the newest session that taught something: the best guess for a session not yet seen. */
@@ -68,7 +71,7 @@ export const MEMORY_MAX_SPANS = 48;
 export const MAX_INDENTATION_COST = 2;
 
 export function emptyMemory(): Memory {
-  return { files: {}, models: {} };
+  return { estimate: ESTIMATE_VERSION, files: {}, models: {} };
 }
 
 /** The learned density of an unchanged file, from an earlier session of `model` (or of a model not named): kept for
@@ -332,7 +335,10 @@ function isSketch(s: unknown): s is number[] {
 export function normalizeMemory(raw: unknown, groups: number): Memory {
   const memory = emptyMemory();
   if (!isRecord(raw)) return memory;
-  if (isRecord(raw.files)) {
+  // A file's density is its count over an estimate: one counted against another version of the estimate (a memory
+  // written before the version was kept is of version 1) would size its windows wrong, so the files are forgotten.
+  // What the models' counts taught stays: it only ever raises the estimate, and it ages out.
+  if (isRecord(raw.files) && raw.estimate === ESTIMATE_VERSION) {
     for (const [path, l] of Object.entries(raw.files)) {
       if (!isLearned(l)) continue;
       const { digest, sketch, model, spans, ...learned } = l as RememberedFile;

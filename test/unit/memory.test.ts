@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ESTIMATE_VERSION } from '../../src/estimate/weights';
 import { memoryFinding } from '../../src/install/diagnosis';
 import {
   digitSplitCostOf, emptyMemory, indentationCostOf, lineNumberCostOf, MEMORY_MAX_AGE_MS, MEMORY_MAX_FILES,
@@ -103,6 +104,7 @@ describe('memory across sessions', () => {
 
   it('keeps a file\'s digest, sketch, model and spans only when well formed', () => {
     const raw = {
+      estimate: ESTIMATE_VERSION,
       files: {
         '/a': { size: 1, mtimeMs: 1, ratio: 1, at: 1, digest: '00112233aabbccdd', model: 'claude-x', sketch: [3, 7] },
         '/b': { size: 1, mtimeMs: 1, ratio: 1, at: 1, digest: 'not hex at all!!', model: 'bad name',
@@ -219,9 +221,26 @@ describe('memory across sessions', () => {
     expect(observationsOf(loaded, 'model-x', 1e12 + 5)).toHaveLength(1);
   });
 
+  it('forgets the files a memory counted against another version of the estimate, and keeps the models', () => {
+    const files = { '/a': { size: 1, mtimeMs: 1, ratio: 0.7, at: 1, spans: [[1, 10, 0.7]] } };
+    const models = { m: { observations: [{ point: [1, 2, 3, 4], tokens: 5, at: 1 }] } };
+    // Written before the version was kept (version 1), or by another version: a file's density is its count over an
+    // estimate that has changed since.
+    for (const raw of [{ files, models }, { estimate: ESTIMATE_VERSION - 1, files, models }, { estimate: '2', files }]) {
+      const m = normalizeMemory(raw, 4);
+      expect(m.files).toEqual({});
+      expect(m.estimate).toBe(ESTIMATE_VERSION);
+      if (raw.models) expect(m.models.m?.observations).toHaveLength(1);
+    }
+    const same = normalizeMemory({ estimate: ESTIMATE_VERSION, files, models }, 4);
+    expect(same.files['/a']).toMatchObject({ ratio: 0.7, spans: [[1, 10, 0.7]] });
+    // What it writes names the version, so that it reads back whole.
+    expect(normalizeMemory(JSON.parse(serializeMemory(same, MEMORY_FILE_MAX_BYTES)!), 4)).toEqual(same);
+  });
+
   it('a damaged or hostile file yields only its well-formed entries', () => {
     expect(normalizeMemory('x', 4)).toEqual(emptyMemory());
-    const raw = JSON.parse('{"files":{"/a":{"size":1,"mtimeMs":1,"ratio":0,"at":1},"/b":{"size":1,"mtimeMs":1,"ratio":1.2,"at":1,"noFloor":true},"/c":{"size":1,"mtimeMs":1,"ratio":1.2,"at":1,"refused":true,"charsPerToken":-3},"/d":{"size":1,"mtimeMs":1,"ratio":1.2,"at":1,"refused":true,"charsPerToken":2.5},"__proto__":{"size":1,"mtimeMs":1,"ratio":1,"at":1}},'
+    const raw = JSON.parse('{"estimate":' + ESTIMATE_VERSION + ',"files":{"/a":{"size":1,"mtimeMs":1,"ratio":0,"at":1},"/b":{"size":1,"mtimeMs":1,"ratio":1.2,"at":1,"noFloor":true},"/c":{"size":1,"mtimeMs":1,"ratio":1.2,"at":1,"refused":true,"charsPerToken":-3},"/d":{"size":1,"mtimeMs":1,"ratio":1.2,"at":1,"refused":true,"charsPerToken":2.5},"__proto__":{"size":1,"mtimeMs":1,"ratio":1,"at":1}},'
       + '"models":{"m":{"observations":[{"point":[1,2,3,4],"tokens":5,"at":1},{"point":[1,2],"tokens":5,"at":1},{"point":[1,2,3,-4],"tokens":5,"at":1}]},"bad name":{"observations":[]}},"lastModel":7}');
     const m = normalizeMemory(raw, 4);
     expect(Object.keys(m.files).sort()).toEqual(['/b', '/d', '__proto__']);
