@@ -34,18 +34,8 @@ import {
 import { splitsDigits } from '../state/model.js';
 import type { HookContext } from './context.js';
 import { numbersWithArrow } from './engine-version.js';
-import {
-  digitSplitCost,
-  indentationCost,
-  indentationKept,
-  lineNumberCost,
-  measureWindow,
-  ratioOfUsage,
-  remember,
-  roundedShares,
-  toRemember,
-  usageRatio,
-} from './measure.js';
+import { digitSplitCost, indentationCost, indentationKept, lineNumberCost, ratioOfUsage } from './line-numbers.js';
+import { measureWindow, remember, roundedShares, toRemember, usageRatio } from './measure.js';
 import { awaitModelCall, bannerCount, modelCall, resultTokens, transcriptSize, type BannerCount } from './transcript.js';
 
 /** What the learning steps read of a hook's event. */

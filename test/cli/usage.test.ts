@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineRead, failureEvent, postEvent, preEvent, runHook } from '../helpers/hook';
 import { PRIOR_SAFETY, SAME_TEXT_SAFETY } from '../../src/estimate/weights';
 import { tabStaysApart } from '../../src/estimate/fit';
-import { LONG_LINE_REACH, lineNumberDigits, lineNumberTokens, measureWindow } from '../../src/hooks/measure';
+import { lineNumberDigits, lineNumberTokens } from '../../src/hooks/line-numbers';
+import { LONG_LINE_REACH, measureWindow } from '../../src/hooks/measure';
 import { csvLedger, csvPrices, prose } from '../helpers/text';
 import { countText } from '../../scripts/lib/token-count.mjs';
 

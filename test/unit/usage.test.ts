@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { headToRestDistance } from '../../src/estimate/groups';
 import {
-  CHEAPER_LINE_NUMBERS, DIGITS_TO_TELL, INDENTED_TO_TELL, NUMBERS_SHARE_TO_TELL, RETRY_TEXT_ERROR, SAMPLE_MIN_LINES,
-  digitSplitCost, indentationCost, indentationKept, isSampleOfItsText, lineNumberCost, lineNumberDigits,
-  lineNumberTokens, measureWindow, ratioOfUsage, usageRatio,
-} from '../../src/hooks/measure';
+  CHEAPER_LINE_NUMBERS, DIGITS_TO_TELL, INDENTED_TO_TELL, NUMBERS_SHARE_TO_TELL, RETRY_TEXT_ERROR, digitSplitCost,
+  indentationCost, indentationKept, lineNumberCost, lineNumberDigits, lineNumberTokens, ratioOfUsage,
+} from '../../src/hooks/line-numbers';
+import { SAMPLE_MIN_LINES, isSampleOfItsText, measureWindow, usageRatio } from '../../src/hooks/measure';
 import { MAX_INDENTATION_COST } from '../../src/state/memory';
 import { ACCEPTED_SLACK, awaitCallRecord, boundedByCap, halfwayTo } from '../../src/hooks/usage';
 import { isLearned, takenFromFewLines } from '../../src/state/session';
