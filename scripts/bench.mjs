@@ -192,7 +192,9 @@ function speed() {
   console.log(`\nSPEED: whole-process time, median of ${reps} runs; bare \`node -e 0\` = ${base.toFixed(1)} ms`);
   cases.forEach(([name, input, hook = 'pre'], k) => {
     const out = timeOf([bin, hook], input).out.trim();
-    const limit = out ? JSON.parse(out).hookSpecificOutput.updatedInput?.limit ?? 'a note' : 'unchanged';
+    const updated = out ? JSON.parse(out).hookSpecificOutput.updatedInput : undefined;
+    // No limit in the rewritten input: a window of all of a file under 256 KiB, sent as a read of the whole file.
+    const limit = !out ? 'unchanged' : !updated ? 'a note' : updated.limit ?? 'none (read whole)';
     const rss = peakRss(bin, input, env, false, hook);
     console.log(`  ${name.padEnd(40)} ${median(times[k]).toFixed(1).padStart(7)} ms  ${(median(times[k]) / base).toFixed(2)}× node  peak RSS ${rss}  limit → ${limit}`);
   });
