@@ -35,6 +35,9 @@ export interface Budget {
   /** The most UTF-16 units the window's numbered lines may take in the engine's result (an engine that shows a longer
    * result only as a preview: hooks/engine-version.ts), each line's number written as `String(n).padStart(6) + '→'`. */
   resultChars?: number;
+  /** A larger margin than `safety`: the same pass also finds the largest prefix that fits with it, the fit inside
+   * this one (`WindowFit.innerResult`), without reading the window a second time. */
+  innerSafety?: number;
 }
 
 export interface FitResult {
@@ -87,6 +90,20 @@ export class WindowFit {
   // The line numbers' share of the numbered result so far, and whether that result's length ended the window.
   private numbering = 0;
   private overResultChars = false;
+  // The largest prefix that fits with `budget.innerSafety`, kept as the pass goes on with `budget.safety`.
+  private readonly inner = {
+    done: false,
+    whole: false,
+    lines: 0,
+    point: 0,
+    chars: 0,
+    tabApart: 0,
+    indented: 0,
+    byResultChars: false,
+    // What the pass had tallied where this margin failed, as `groups` and `digitCounts` give it for the pass.
+    groups: undefined as number[] | undefined,
+    digits: undefined as { digits: number; digitRuns: number } | undefined,
+  };
 
   /** `firstLine`: the window's first line number, which sets the width of the numbers (`resultChars`). */
   constructor(
@@ -127,9 +144,18 @@ export class WindowFit {
     this.fittedIndented = this.indented;
     this.fittedPoint = this.pointTokens();
     this.fittedChars = this.tally.chars;
+    const inner = this.inner;
+    if (!inner.done) {
+      inner.lines = this.fittedLines;
+      inner.point = this.fittedPoint;
+      inner.chars = this.fittedChars;
+      inner.tabApart = this.fittedTabApart;
+      inner.indented = this.fittedIndented;
+    }
     if (this.fittedLines >= this.budget.maxLines) {
       this.whole = true;
       this.done = true;
+      if (!inner.done) inner.whole = inner.done = true;
     }
     return !this.done;
   }
@@ -144,12 +170,15 @@ export class WindowFit {
     this.fittedIndented = 0;
     this.whole = true;
     this.done = true;
+    // Short enough never to be counted: it fits whatever the margin.
+    Object.assign(this.inner, { done: true, whole: true, lines, point: 0, chars, tabApart: 0, indented: 0 });
   }
 
   /** The end of the file was reached: a window that never overflowed fits whole. */
   endOfFile(): void {
     if (!this.done) this.whole = true;
     this.done = true;
+    if (!this.inner.done) this.inner.whole = this.inner.done = true;
   }
 
   result(): FitResult {
@@ -164,6 +193,24 @@ export class WindowFit {
     };
   }
 
+  /** What a fit with `budget.innerSafety` alone would find (undefined without one): its lines end where that margin
+   * first failed, as such a fit stops there, with what the pass had tallied by then. */
+  innerResult(): (FitResult & { groups: number[]; digits: number; digitRuns: number }) | undefined {
+    if (this.budget.innerSafety === undefined) return undefined;
+    const n = this.inner;
+    return {
+      groups: n.groups ?? this.groups(),
+      ...(n.digits ?? this.digitCounts()),
+      lines: n.lines,
+      whole: n.whole,
+      pointTokens: n.point,
+      chars: n.chars,
+      tabApartLines: n.tabApart,
+      indentedLines: n.indented,
+      byResultChars: n.byResultChars,
+    };
+  }
+
   /** The calibrated point estimate of everything tallied so far, by token group (estimate/groups.ts). */
   groups(): number[] {
     return pointByGroup(this.tally.f);
@@ -175,11 +222,6 @@ export class WindowFit {
     return { digits: this.tally.f.digits, digitRuns: this.tally.f.digitRuns };
   }
 
-  /** Safe estimate of everything tallied so far, in the engine's tokens. */
-  safeTokens(): number {
-    return this.pointTokens() * this.budget.ratio * this.budget.safety;
-  }
-
   private pointTokens(): number {
     if (this.pointAtChars !== this.tally.chars) {
       this.point = this.tally.tokens(this.budget.weights);
@@ -189,25 +231,39 @@ export class WindowFit {
   }
 
   private fits(): boolean {
+    const innerSafety = this.budget.innerSafety;
+    if (innerSafety !== undefined && !this.inner.done) {
+      const inner = this.fitsAt(innerSafety);
+      if (inner !== 'fits') {
+        this.inner.done = true;
+        this.inner.byResultChars = inner === 'result-chars';
+        this.inner.groups = this.groups();
+        this.inner.digits = this.digitCounts();
+      }
+    }
+    const fit = this.fitsAt(this.budget.safety);
+    if (fit === 'result-chars') this.overResultChars = true;
+    return fit === 'fits';
+  }
+
+  /** Whether everything tallied so far fits with the margin `safety`, or what stops it. */
+  private fitsAt(safety: number): 'fits' | 'tokens' | 'result-chars' {
     const chars = this.tally.chars;
     const most = this.budget.resultChars;
-    if (most !== undefined && chars + this.numbering > most) {
-      this.overResultChars = true;
-      return false;
-    }
+    if (most !== undefined && chars + this.numbering > most) return 'result-chars';
     const perCount = this.budget.charsPerCount;
-    if (perCount !== undefined) return Math.round(chars / perCount) <= this.budget.cap;
-    if (chars <= this.budget.charFloor) return true;
-    const safe = this.safeTokens();
-    if (safe > this.budget.cap) return false;
+    if (perCount !== undefined) return Math.round(chars / perCount) <= this.budget.cap ? 'fits' : 'tokens';
+    if (chars <= this.budget.charFloor) return 'fits';
+    const safe = this.pointTokens() * this.budget.ratio * safety;
+    if (safe > this.budget.cap) return 'tokens';
     // Where the estimate sees the same kind of text as the refused window, or a little sparser, the refused window's
     // characters per token bound the window too: the estimate's own sense of "sparser" is what a refusal proved
     // wrong once (rounds benchmark: every file refused twice was refused where the estimate thinned and the count
     // did not). Text the estimate finds much sparser (prose after CJK) is another kind, sized by the estimate.
     const cpt = this.budget.charsPerToken;
-    if (cpt === undefined) return true;
-    const estimatedCpt = (chars * this.budget.safety) / Math.max(safe, Number.MIN_VALUE);
-    return estimatedCpt > cpt * SAME_TEXT_SPREAD || (chars * this.budget.safety) / cpt <= this.budget.cap;
+    if (cpt === undefined) return 'fits';
+    const estimatedCpt = (chars * safety) / Math.max(safe, Number.MIN_VALUE);
+    return estimatedCpt > cpt * SAME_TEXT_SPREAD || (chars * safety) / cpt <= this.budget.cap ? 'fits' : 'tokens';
   }
 }
 

@@ -65,7 +65,7 @@ export const DIGITS_APART_WEIGHTS: Weights = {
 export const PRIOR_SAFETY = 1.12;
 
 /** The prior's margin for a first window that then holds the rest of its reading (hooks/measure.ts,
- * `withRestOfReading`): clamped by `PRIOR_SAFETY`, the few lines left would take a round of their own for sure. */
+ * `fitWithRest`): clamped by `PRIOR_SAFETY`, the few lines left would take a round of their own for sure. */
 export const REST_PRIOR_SAFETY = 1.1;
 
 /** The margin on a density an earlier version of the file taught (edited or grown since), where the text it was

@@ -441,30 +441,28 @@ export function fitWindow(path: string, first: number, budget: Budget, deadline:
   }
 }
 
-/** A window sized by the prior's margin (`PRIOR_SAFETY`) that stops a few lines short of the end of its reading (the
- * end of the window asked, of the file, or a line that alone does not fit, which a window of its own starts at):
- * the window at `REST_PRIOR_SAFETY`, when it holds that rest. Clamped, those lines would take a round of their own
- * for sure; held, the window is refused only where the model counts the text 1.1-1.12 times the estimate (handlebars'
- * parser.js: lines 1-736 before a 157 KB line, where 1.12 stops at 732). Undefined when the margin leaves no such
- * tail. */
-export function withRestOfReading(
+/** The largest prefix of the window from `first` that fits `sizing` (`fitWindow`); but where the prior's margin
+ * (`PRIOR_SAFETY`) stops it a few lines short of the end of its reading (the end of the window asked, of the file, or a
+ * line that alone does not fit, which a window of its own starts at), the window at `REST_PRIOR_SAFETY`, when it
+ * holds that rest. Clamped, those lines would take a round of their own for sure; held, the window is refused only
+ * where the model counts the text 1.1-1.12 times the estimate (handlebars' parser.js: lines 1-736 before a 157 KB
+ * line, where 1.12 stops at 732). Both margins are found in one pass over the window. */
+export function fitWithRest(
   path: string,
   first: number,
   asked: number | undefined,
-  fit: Measured,
   cap: number,
   sizing: Sizing,
   deadline: number,
-): Measured | undefined {
-  if (sizing.safety !== PRIOR_SAFETY || sizing.similar || sizing.byLength || fit.whole || fit.lines === 0) {
-    return undefined;
-  }
-  const rest = { ...sizing, safety: REST_PRIOR_SAFETY };
-  const wider = fitWindow(path, first, budgetFor(path, cap, rest, asked ?? Infinity), deadline);
-  if (wider.scan.timedOut || wider.lines <= fit.lines) return undefined;
+): Measured {
+  const budget = budgetFor(path, cap, sizing, asked ?? Infinity);
+  const prior = sizing.safety === PRIOR_SAFETY && !sizing.similar && !sizing.byLength;
+  if (!prior) return fitWindow(path, first, budget, deadline);
+  const [fit, wider] = fitAtTwoMargins(path, first, { ...budget, safety: REST_PRIOR_SAFETY }, PRIOR_SAFETY, deadline);
+  if (fit.scan.timedOut || fit.whole || fit.lines === 0 || wider.lines <= fit.lines) return fit;
   if (wider.whole) return wider;
   const after = fitWindow(path, first + wider.lines, budgetFor(path, cap, sizing, 1), deadline);
-  return !after.scan.timedOut && !after.scan.startBeyondEnd && after.lines === 0 ? wider : undefined;
+  return !after.scan.timedOut && !after.scan.startBeyondEnd && after.lines === 0 ? wider : fit;
 }
 
 /** How far a window's scripts may be from those of the window a usage taught the density by (`scriptDistance`) and
@@ -493,10 +491,31 @@ function fitOnce(path: string, first: number, budget: Budget, deadline: number):
   const fit = new WindowFit(budget, first);
   const scan = scanWindow(path, first, fit, deadline);
   const r = fit.result();
-  const safeTokens = budget.charsPerCount
-    ? Math.round(r.chars / budget.charsPerCount)
-    : r.pointTokens * budget.ratio * budget.safety;
-  return { ...r, scan, safeTokens, groups: fit.groups(), ...fit.digitCounts() };
+  return { ...r, scan, safeTokens: safeTokensOf(r, budget, budget.safety), groups: fit.groups(), ...fit.digitCounts() };
+}
+
+/** `fitOnce` with `budget.safety` and with the larger margin `innerSafety`, in one pass: [with `innerSafety`, with
+ * `budget.safety`], each what `fitOnce` with that margin alone finds. */
+function fitAtTwoMargins(
+  path: string,
+  first: number,
+  budget: Budget,
+  innerSafety: number,
+  deadline: number,
+): [Measured, Measured] {
+  const fit = new WindowFit({ ...budget, innerSafety }, first);
+  const scan = scanWindow(path, first, fit, deadline);
+  const r = fit.result();
+  const safeTokens = safeTokensOf(r, budget, budget.safety);
+  const outer = { ...r, scan, safeTokens, groups: fit.groups(), ...fit.digitCounts() };
+  const n = fit.innerResult()!;
+  // Stopped before the other fit did, the inner one never reached the end of the file.
+  const innerScan = n.whole ? scan : { ...scan, eof: false };
+  return [{ ...n, scan: innerScan, safeTokens: safeTokensOf(n, budget, innerSafety) }, outer];
+}
+
+function safeTokensOf(r: FitResult, budget: Budget, safety: number): number {
+  return budget.charsPerCount ? Math.round(r.chars / budget.charsPerCount) : r.pointTokens * budget.ratio * safety;
 }
 
 /** The point estimate and length of a whole window, whatever its size. */

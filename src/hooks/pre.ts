@@ -18,9 +18,9 @@ import { fileAtRisk } from './small.js';
 import type { PreToolUse, ReadInput } from './input.js';
 import {
   asCalledBy,
-  budgetFor,
   fitsAtPoint,
   fitWindow,
+  fitWithRest,
   lineCounts,
   mayGamble,
   measureWindow,
@@ -29,7 +29,6 @@ import {
   shortRunBefore,
   sizingByMap,
   sizingFrom,
-  withRestOfReading,
   SPARSEST_REACH,
   type Sizing,
 } from './measure.js';
@@ -265,10 +264,8 @@ export function planWindow(
 
   const first = firstLine(request);
   const asked = askedLines(request);
-  const budget = budgetFor(file.path, cap, sizing, asked ?? Infinity);
-  const fitted = fitWindow(file.path, first, budget, deadline);
-  if (fitted.scan.timedOut) return { kind: 'pass', reason: 'timed-out' };
-  const fit = withRestOfReading(file.path, first, asked, fitted, cap, sizing, deadline) ?? fitted;
+  const fit = fitWithRest(file.path, first, asked, cap, sizing, deadline);
+  if (fit.scan.timedOut) return { kind: 'pass', reason: 'timed-out' };
   // A read with no limit of a file over 256 KiB is refused on size however few tokens it holds, even from a
   // line past the end; with a limit, the engine answers that the file is shorter than the offset.
   const needsLimit = asked === undefined && overSizeCap;
@@ -374,9 +371,7 @@ function windowOverEnginePage(
   // its page is not that short: the common case ends here, on a count of newlines, without any estimate.
   const { lines, headLines, headBytes } = lineCounts(path, cap * HEAD_BYTES_PER_TOKEN);
   if (headLines === 0 || size / lines < (WINDOW_OVER_PAGE / 2) * (headBytes / headLines)) return undefined;
-  const fitted = fitWindow(path, 1, budgetFor(path, cap, sizing, Infinity), deadline);
-  if (fitted.scan.timedOut) return undefined;
-  const fit = withRestOfReading(path, 1, undefined, fitted, cap, sizing, deadline) ?? fitted;
+  const fit = fitWithRest(path, 1, undefined, cap, sizing, deadline);
   if (fit.scan.timedOut || fit.whole || fit.lines === 0) return undefined;
   const all = measureWindow(path, 1, Infinity, deadline);
   const tokens = sizing.byLength ? Math.round(all.chars / lengthDivisor(path)) : all.pointTokens * sizing.ratio;

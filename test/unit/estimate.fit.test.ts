@@ -115,3 +115,61 @@ describe('a window whose numbered result an engine shows only up to a length (re
     expect(r.lines).toBe(55);
   });
 });
+
+describe('WindowFit at two margins in one pass', () => {
+  // Each line fed in pieces, as chunks of a file cut it: the fit is checked after every piece.
+  function feed(fit: WindowFit, lines: string[], piece: number): void {
+    let i = 0;
+    for (; i < lines.length; i++) {
+      const text = lines[i]!;
+      let ok = true;
+      for (let at = 0; ok && at < text.length; at += piece) {
+        ok = fit.addText(text, at, Math.min(text.length, at + piece));
+      }
+      if (!ok || !fit.endLine()) break;
+    }
+    if (i === lines.length) fit.endOfFile();
+  }
+  const texts: Record<string, string[]> = {
+    prose: Array.from({ length: 400 }, (_, i) => `Line ${i}: some words of prose, with punctuation; and more words.`),
+    code: Array.from({ length: 400 }, (_, i) => `    const value${i} = compute(input[${i}], { key: "x${i}" }); // note`),
+    // Escapes that complete and roll back their characters' counts: the estimate can fall as a line goes on.
+    escapes: Array.from({ length: 300 }, (_, i) => `"k${i}": "\\u0645\\u0631\\u062d\\u0628\\u0627 \\u4f60\\u597d ${i}",`),
+    cjk: Array.from({ length: 300 }, (_, i) => `第${i}行：東京都の天気は晴れ、最高気温は二十五度です。한국어 문장도 있습니다.`),
+    long: Array.from({ length: 40 }, (_, i) => `${i} ` + 'word '.repeat(200 + 37 * (i % 5))),
+  };
+  const budgets: Record<string, Partial<Budget>> = {
+    plain: { cap: 3000 },
+    floor: { cap: 3000, charFloor: 2000 },
+    'refused chars per token': { cap: 3000, charsPerToken: 3.1 },
+    'result length': { cap: 100000, resultChars: 9000 },
+    'a few lines': { cap: 3000, maxLines: 25 },
+    'one line over': { cap: 120 },
+  };
+  for (const [text, lines] of Object.entries(texts)) {
+    for (const [name, b] of Object.entries(budgets)) {
+      it(`finds what a pass at the larger margin alone finds: ${text}, ${name}`, () => {
+        for (const piece of [7, 64, 100000]) {
+          const both = new WindowFit(budget({ ...b, safety: 1.1, innerSafety: 1.12 }));
+          feed(both, lines, piece);
+          const alone = new WindowFit(budget({ ...b, safety: 1.12 }));
+          feed(alone, lines, piece);
+          const { groups, digits, digitRuns, ...inner } = both.innerResult()!;
+          expect(inner).toEqual(alone.result());
+          expect(groups).toEqual(alone.groups());
+          expect({ digits, digitRuns }).toEqual(alone.digitCounts());
+          // And the smaller margin's own fit is the one a pass at it alone finds.
+          const outer = new WindowFit(budget({ ...b, safety: 1.1 }));
+          feed(outer, lines, piece);
+          expect(both.result()).toEqual(outer.result());
+        }
+      });
+    }
+  }
+
+  it('is no fit of its own without a second margin', () => {
+    const fit = new WindowFit(budget({ cap: 3000 }));
+    feed(fit, texts.prose!, 64);
+    expect(fit.innerResult()).toBeUndefined();
+  });
+});
