@@ -489,7 +489,11 @@ function fitInOtherScript(path: string, first: number, learned: Measured, budget
 
 function fitOnce(path: string, first: number, budget: Budget, deadline: number): Measured {
   const fit = new WindowFit(budget, first);
-  const scan = scanWindow(path, first, fit, deadline);
+  return measuredBy(fit, scanWindow(path, first, fit, deadline), budget);
+}
+
+/** What a pass of `fit` over a window found, with `budget`'s margin. */
+function measuredBy(fit: WindowFit, scan: ScanResult, budget: Budget): Measured {
   const r = fit.result();
   return { ...r, scan, safeTokens: safeTokensOf(r, budget, budget.safety), groups: fit.groups(), ...fit.digitCounts() };
 }
@@ -505,9 +509,7 @@ function fitAtTwoMargins(
 ): [Measured, Measured] {
   const fit = new WindowFit({ ...budget, innerSafety }, first);
   const scan = scanWindow(path, first, fit, deadline);
-  const r = fit.result();
-  const safeTokens = safeTokensOf(r, budget, budget.safety);
-  const outer = { ...r, scan, safeTokens, groups: fit.groups(), ...fit.digitCounts() };
+  const outer = measuredBy(fit, scan, budget);
   const n = fit.innerResult()!;
   // Stopped before the other fit did, the inner one never reached the end of the file.
   const innerScan = n.whole ? scan : { ...scan, eof: false };
