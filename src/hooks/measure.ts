@@ -86,6 +86,9 @@ export interface Sizing {
   byLength?: true;
   /** No count of the file's text is known: the estimate is the calibration's, or a model's prior from other files. */
   unknownDensity?: true;
+  /** Sized by the densities an earlier reading counted over the window's own lines (`sizingByMap`): the density it
+   * was sized by without them (the file's, from a count of the whole file where a banner told one). */
+  mappedFrom?: number;
   /** The most characters a window's numbered lines may take in the engine's result (fit.ts): an engine that shows a
    * longer one only as a preview (hooks/engine-version.ts). */
   resultChars?: number;
@@ -339,7 +342,7 @@ export function sizingByMap(
   const { weights: _w, charsPerToken: _c, similar: _s, calm: _calm, steady: _steady, unknownDensity: _u, ...rest } =
     sizing;
   const uncovered = (sizing.ratio * Math.max(sizing.safety, CHANGED_TEXT_SAFETY)) / SAME_TEXT_SAFETY;
-  let mapped: Sizing = { ...rest, ratio: at, safety: SAME_TEXT_SAFETY, gamble: false };
+  let mapped: Sizing = { ...rest, ratio: at, safety: SAME_TEXT_SAFETY, gamble: false, mappedFrom: sizing.ratio };
   for (;;) {
     const fit = fitWindow(path, first, budgetFor(path, cap, mapped, maxLines), deadline);
     if (fit.scan.timedOut || fit.lines === 0) return undefined;

@@ -136,7 +136,7 @@ export function shortWindowNote(w: ShortWindow): string {
       break;
     case 'short-page':
       parts.push(
-        `A Read without limit of this file would return the engine's partial page of about ${w.enginePage ?? 1} lines (the engine sizes it by its count of the whole file, swollen by lines much denser than the rest), so this Read returned ${returned} as a window${fits}.`,
+        `A Read without limit of this file would return the engine's partial page of about ${w.enginePage ?? 1} lines, fewer than a window holds (the engine sizes its page by its count of the whole file), so this Read returned ${returned} as a window${fits}.`,
       );
       break;
     case 'partial-page': {

@@ -40,8 +40,10 @@ import {
   notebookCells,
   passOverBudget,
   remember,
+  rememberedSpans,
   revisitPassedOver,
   roundedShares,
+  sizingByMap,
   sizingFor,
   sizingFrom,
   skipOversize,
@@ -175,7 +177,14 @@ function afterSuccess(
     : undefined;
   const revisit = again?.revisit;
   if (from > end && resume === undefined && !revisit) return done();
-  const next = file && sizing ? continuation(file.path, from, end, cap, sizing, ctx.deadline) : undefined;
+  // Where an earlier reading counted the lines that come next, they are sized by what it counted, as `pre` sizes them.
+  const spans = file && memory && !learnedFor(state, file.path, file.stat.size, file.stat.mtimeMs)?.refused
+    ? rememberedSpans(memory, fileKey(file), called.model ?? memory.lastModel)
+    : undefined;
+  const ahead = file && sizing && spans && from <= end
+    ? (sizingByMap(file.path, from, sizing, spans, cap, end - from + 1, ctx.deadline) ?? sizing)
+    : sizing;
+  const next = file && ahead ? continuation(file.path, from, end, cap, ahead, ctx.deadline) : undefined;
   const fitted = next?.window ?? (next || from > end ? undefined : { first: from, lines: end - from + 1 });
   const after = fitted && namedWindow(fitted, lastLine, out.totalLines, asked.last);
   const stillPassedOver = passedOverAfter(again ? again.left : passedOver, next?.oversize, !!sizing?.unknownDensity);
@@ -255,13 +264,13 @@ function afterSuccess(
 const SEEN_MIN_CHARS_PER_CAP_TOKEN = 0.5;
 
 /** Keeps this window, which came back whole, for the next hook of the file to learn its density from the usage
- * of the request that carries the result (usage.ts), while that teaches it (`learnsFromUsage`). True when kept. */
+ * of the request that carries the result (usage.ts), while that teaches it (`learnsFromUsage`; else the usage is
+ * only kept as a span of the file's text, for a later reading). True when kept. */
 function keepSeen(event: PostToolUse, file: FileAtHand, first: number, state: SessionState, ctx: HookContext): boolean {
   const out = event.tool_response.file;
   const cap = resolveCap(ctx.env, state.cap).cap;
   const chars = typeof out.content === 'string' ? out.content.length : 0;
   if (chars < cap * SEEN_MIN_CHARS_PER_CAP_TOKEN) return false;
-  if (!learnsFromUsage(learnedFor(state, file.path, file.stat.size, file.stat.mtimeMs))) return false;
   const seen = {
     size: file.stat.size,
     mtimeMs: file.stat.mtimeMs,

@@ -116,7 +116,6 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   const sizing = byEarlierReading(
     request,
     file.path,
-    size,
     sizingFrom(state, memory, key, followOn, ctx.now, fromUsage),
     // After a refusal this session, its count of the refused window sizes the retry, with the margin kept for that.
     learnedFor(state, file.path, size, mtimeMs)?.refused
@@ -207,17 +206,16 @@ function engineTold(state: SessionState, event: PreToolUse, ctx: HookContext, wh
 }
 
 /** The sizing of a window an earlier reading of the file counted, by the densities it counted there (a read with no
- * limit of a file the engine pages is left to its page); else `sizing`. */
+ * limit of a file the engine pages too: its first window may hold more than the page); else `sizing`. */
 function byEarlierReading(
   request: Exclude<ReadRequest, { kind: 'pass' }>,
   path: string,
-  size: number,
   sizing: Sizing,
   spans: readonly number[][] | undefined,
   cap: number,
   deadline: number,
 ): Sizing {
-  if (!spans || (askedLines(request) === undefined && size <= WHOLE_FILE_MAX_BYTES)) return sizing;
+  if (!spans) return sizing;
   return sizingByMap(path, firstLine(request), sizing, spans, cap, askedLines(request) ?? Infinity, deadline) ?? sizing;
 }
 
@@ -368,17 +366,23 @@ function windowOverEnginePage(
   deadline: number,
 ): (ReturnType<typeof fitWindow> & { enginePage: number }) | undefined {
   // Unless the file's lines run much longer on average than those of its start (about a window's worth of bytes),
-  // its page is not that short: the common case ends here, on a count of newlines, without any estimate.
+  // its page is not that short: the common case ends here, on a count of newlines, without any estimate. A window
+  // sized by what an earlier reading counted over its own lines needs no banner after it, and is tried on any file.
   const { lines, headLines, headBytes } = lineCounts(path, cap * HEAD_BYTES_PER_TOKEN);
-  if (headLines === 0 || size / lines < (WINDOW_OVER_PAGE / 2) * (headBytes / headLines)) return undefined;
+  if (headLines === 0) return undefined;
+  const longLines = size / lines >= (WINDOW_OVER_PAGE / 2) * (headBytes / headLines);
+  if (!longLines && sizing.mappedFrom === undefined) return undefined;
   const fit = fitWithRest(path, 1, undefined, cap, sizing, deadline);
   if (fit.scan.timedOut || fit.whole || fit.lines === 0) return undefined;
   const all = measureWindow(path, 1, Infinity, deadline);
-  const tokens = sizing.byLength ? Math.round(all.chars / lengthDivisor(path)) : all.pointTokens * sizing.ratio;
+  // The engine sizes its page by its count of the whole file: where a banner told it, the file's own density.
+  const ratio = sizing.mappedFrom ?? sizing.ratio;
+  const tokens = sizing.byLength ? Math.round(all.chars / lengthDivisor(path)) : all.pointTokens * ratio;
   if (all.scan.timedOut || tokens <= cap) return undefined;
   const enginePage = Math.max(1, Math.floor(((lines * cap) / tokens) * ENGINE_PAGE_FILL));
-  // Where the engine counts by length its page tells nothing new, so any window longer than the page wins.
-  const atLeast = sizing.byLength ? enginePage + 1 : enginePage * WINDOW_OVER_PAGE;
+  // Where the engine counts by length, or an earlier reading counted these lines, its page tells nothing new, so any
+  // window longer than the page wins.
+  const atLeast = sizing.byLength || sizing.mappedFrom !== undefined ? enginePage + 1 : enginePage * WINDOW_OVER_PAGE;
   return fit.lines >= atLeast ? { ...fit, enginePage } : undefined;
 }
 

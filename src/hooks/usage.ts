@@ -68,8 +68,10 @@ export function learnFromTranscript(
   };
   const readAt = waitForCall ? transcriptSize(event.transcript_path) : undefined;
   const told = learn();
-  // The call whose result was to be learned from: a partial page's, or the last window's.
-  const earlier = reading?.partialOf ?? seenOf(state, path, size, mtimeMs)?.id;
+  // The call whose result was to be learned from: a partial page's, or the last window's (not one kept only as a span
+  // of the file's text: that is for a later reading, and not worth a wait).
+  const teaches = learnsFromUsage(learnedFor(state, path, size, mtimeMs));
+  const earlier = reading?.partialOf ?? (teaches ? seenOf(state, path, size, mtimeMs)?.id : undefined);
   if (!waitForCall || told.learned || earlier === undefined) return told;
   return awaitCallRecord(event.transcript_path, event.tool_use_id, earlier, readAt) ? learn() : told;
 }
@@ -86,7 +88,8 @@ export function awaitCallRecord(transcriptPath: unknown, toolUseId: string, earl
   return awaitModelCall(transcriptPath, toolUseId) !== undefined;
 }
 
-/** The density of a file whose last window came back whole (`learnsFromUsage` says which): from the tokens the
+/** The density of a file whose last window came back whole, where no count of the engine's own is kept instead
+ * (`learnsFromUsage`; else the window's density is only kept as a span, for a later reading): from the tokens the
  * model's next request added for that window (the transcript's usage). Each window's usage teaches it anew for this
  * session (the next window is most like the last one); the first one, before any count of the engine's own, is
  * also kept for later sessions, whose first window of the file starts where that one did, most often. Tried by each
@@ -101,7 +104,7 @@ function learnFromUsage(
 ): Learned | undefined {
   const seen = seenOf(state, path, size, mtimeMs);
   const before = learnedFor(state, path, size, mtimeMs);
-  if (!seen || seen.id === event.tool_use_id || !learnsFromUsage(before)) return undefined;
+  if (!seen || seen.id === event.tool_use_id) return undefined;
   const result = resultTokens(event.transcript_path, seen.id);
   // Not in the transcript (yet: on a loaded machine the engine may write the next reply's record after this hook
   // starts): kept for the next hook of the file, until the file's next window replaces it.
@@ -113,6 +116,14 @@ function learnFromUsage(
     : usageWithLineNumbers(path, seen, tokens, before, model, ctx);
   const cap = resolveCap(ctx.env, state.cap).cap;
   const usage = read && { ...read, ratio: boundedByCap(read.ratio, read.point, read.chars, cap, path) };
+  const span: [number, number, number] | undefined = usage && [seen.first, seen.first + seen.lines - 1, usage.ratio];
+  // A density the engine counted (a banner's, a refusal's of few long lines) stays: the window is only kept as a span
+  // of the file's text, for a later reading.
+  if (!learnsFromUsage(before)) {
+    ctx.store.update(event.session_id, (s) => withSeen(s, path, undefined));
+    if (span) ctx.store.updateMemory((m) => withSpan(m, { path, size, mtimeMs }, span));
+    return undefined;
+  }
   // A window that is no sample of its text (a few long lines of minified code, each a module of its own) says little
   // of the next one's: its density is kept like a count's, with the plain margin, and the next such window moves it
   // halfway to its own (`halfwayTo`); a window of many lines after it teaches the file anew (`takenFromFewLines`).
@@ -150,7 +161,6 @@ function learnFromUsage(
   // the file is never a gamble.
   // And each window's density for a later reading of the file: its windows are sized by their own text.
   const remembered = learned && !before ? toRemember(path, withoutLocal(learned), model) : undefined;
-  const span: [number, number, number] | undefined = usage && [seen.first, seen.first + seen.lines - 1, usage.ratio];
   if (remembered || span) {
     ctx.store.updateMemory((m) => {
       const withIt = remembered ? withFile(m, path, remembered) : m;
@@ -326,7 +336,8 @@ function learnFromBanner(
 
 /** The page's usage, read through the banner's count of the whole file (the page is a prefix of it), tells what the
  * model's line numbers cost, as a retry's does through the refused window's count (`usageWithLineNumbers`): kept in
- * the model's memory. The page's own density is not learned from it: the banner's count sizes the file's windows.
+ * the model's memory. The page's own density is not learned from it (the banner's count sizes the file's windows),
+ * only kept as a span of the file's text, for a later reading.
  * The usage is in the record of the reply that made this hook's call, which `pre` may start before (it is waited
  * for, as for any usage: `awaitModelCall`); the banner is read once, so this is the page's one chance. */
 function lineNumbersOfPage(
@@ -353,6 +364,13 @@ function lineNumbersOfPage(
   // beside a page's line numbers at a small cap: taken off at the least any model counts them, or a model that takes
   // the rule would seem to pay more on indented lines.
   const banner = result.ownNotes.includes(count.banner) ? [] : [count.banner];
-  const tokens = result.tokens - otherNotesTokens([...result.otherNotes, ...result.ownNotes, ...banner]);
-  usageWithLineNumbers(path, page, tokens, counted, result.model ?? count.model, ctx);
+  const notes = otherNotesTokens([...result.ownNotes, ...banner]);
+  const tokens = result.tokens - otherNotesTokens(result.otherNotes) - notes;
+  const usage = usageWithLineNumbers(path, page, tokens, counted, result.model ?? count.model, ctx);
+  // The page's own density, as a span of the file's text for a later reading, with the notes that joined it in, as
+  // every window's span has them (its first window is sized by it, and may then hold more than the page).
+  if (usage) {
+    const span: [number, number, number] = [1, page.lines, usage.ratio + notes / usage.point];
+    ctx.store.updateMemory((m) => withSpan(m, { path, size: learned.size, mtimeMs: learned.mtimeMs }, span));
+  }
 }

@@ -449,6 +449,27 @@ describe('a file whose density holds still from one window to the next (homogene
   });
 });
 
+describe('a file under 256 KiB read with no limit again, in a later session on the same machine', () => {
+  it('the first window holds more than the engine\'s page, and the notes read on to the end with no refusal', () => {
+    // The first session read it with no limit: the engine's page, sized by its count of the whole file times 0.85,
+    // whose usage counted the page's own lines. The later session knows those lines' density, so a window from line
+    // 1 holds more than that page would, and is explicit (a partial page does not count as read for an edit).
+    const path = join(dir, 'again.txt');
+    writeFileSync(path, prose(2500, 3));
+    expect(readFileSync(path).length).toBeLessThan(256 * 1024);
+    const page = partialPage('again-first', path, 0);
+    const read = reading('again-later', 2, { path, refuses: true, stateOf: 'again-first' });
+    const got = [read({})];
+    for (let next = got[0]!.readOn; next && got.length <= 10; next = got.at(-1)!.readOn) got.push(read(next));
+    expect(got[0]!.first).toBe(1);
+    expect(got[0]!.clampedTo).toBeGreaterThan(page);
+    expect(got[0]!.note).toContain("the engine's partial page of about");
+    expect(got.filter((w) => w.refused)).toEqual([]);
+    for (let i = 1; i < got.length; i++) expect(got[i]!.first).toBe(got[i - 1]!.first + got[i - 1]!.lines);
+    expect(got.at(-1)!.first + got.at(-1)!.lines - 1).toBeGreaterThanOrEqual(2500);
+  });
+});
+
 describe('a Read of the model\'s refused: the advice starts a reading that the notes lead to the end', () => {
   // A model whose count is twice the estimate (2 characters per token where the estimate takes prose at about 4):
   // its Read of the whole file, which `pre` makes a window of (the file is over 256 KiB), is refused.
