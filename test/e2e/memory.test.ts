@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { coverage, ranges } from './harness/check.mjs';
 import { tempDir, removeTempDirs } from './harness/engine.mjs';
-import { cjsonPretty, code, prose, put } from './harness/files.mjs';
+import { cjsonPretty, code, prose, proseOfSize, put } from './harness/files.mjs';
 import { readSession } from './harness/session.mjs';
 
 afterAll(removeTempDirs);
@@ -135,6 +135,32 @@ describe('memory across sessions', () => {
       expect(tokens, trail).toBeLessThanOrEqual(25_000);
       expect(tokens, trail).toBeGreaterThan(25_000 * 0.8);
     }
+    const cov = coverage(again, two.cursor(again).received);
+    expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated) }).toEqual({ missing: '', duplicated: '' });
+  }, ENGINE_TIMEOUT);
+
+  // A file under 256 KiB read with no limit takes the engine's partial page first, sized by 0.85 of the engine's count
+  // of the whole file. Read again, what the first reading counted over the page's lines is known: the same Read runs as
+  // a window that holds more, explicit (it counts as read for an edit), and the reading goes on to the end.
+  it('a file under 256 KiB read with no limit again in another clone: a window that holds more than the page', async () => {
+    const home = tempDir('memory-page-home');
+    const text = proseOfSize(200_000, 61);
+    const first = put(tempDir('memory-page-a'), 'notes.txt', text);
+    const again = put(tempDir('memory-page-b'), 'notes.txt', text);
+    const one = await readSession({ cwd: tempDir('memory-page-a-cwd'), hooks: 'pager', usage: true, home, targets: [{ path: first }] });
+    expect(one.ok, one.run.stderr).toBe(true);
+    const two = await readSession({ cwd: tempDir('memory-page-b-cwd'), hooks: 'pager', usage: true, home, targets: [{ path: again }] });
+    expect(two.ok, two.run.stderr).toBe(true);
+    const [page] = one.cursor(first).steps;
+    const [window] = two.cursor(again).steps;
+    const paged = (s: typeof one, id: string) => s.ran.get(id)?.file?.truncatedByTokenCap === true;
+    expect(paged(one, page!.toolUseId), 'the first reading starts with the engine\'s page').toBe(true);
+    expect(window!.isError, window!.content.slice(0, 200)).toBe(false);
+    expect(paged(two, window!.toolUseId), 'read again, a window').toBe(false);
+    expect(window!.lines.length, `page ${page!.lines.length} lines, window ${window!.lines.length}`).toBeGreaterThan(page!.lines.length);
+    const counted = two.counts.find((c) => c.text === window!.lines.map(([, t]) => t).join('\n'));
+    expect(counted?.tokens).toBeLessThanOrEqual(25_000);
+    for (const step of two.cursor(again).steps) expect(step.isError, step.content.slice(0, 200)).toBe(false);
     const cov = coverage(again, two.cursor(again).received);
     expect({ missing: ranges(cov.missing), duplicated: ranges(cov.duplicated) }).toEqual({ missing: '', duplicated: '' });
   }, ENGINE_TIMEOUT);
