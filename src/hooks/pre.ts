@@ -68,7 +68,7 @@ export type WindowPlan =
       safeTokens: number;
       chars: number;
       updatedInput: Record<string, unknown>;
-      /** A read with no limit sent as a window that holds far more than the engine's partial page would. */
+      /** A read with no limit sent as a window that holds more than the engine's partial page would. */
       enginePage?: number;
       /** The window ended where its numbered result would pass what the engine shows whole, before the cap. */
       resultBound?: true;

@@ -18,7 +18,8 @@ export interface Plan {
   estimate: number;
   cap: number;
   /** A read with no limit ran as a window because the engine's partial page would have held only about this many
-   * lines (its count of the whole file is swollen by lines denser than the rest). */
+   * lines (its count of the whole file is swollen by lines denser than the rest, or an earlier reading counted the
+   * first lines, so that a window holds more). */
   enginePage?: number;
   /** A window from line 1, whose first line alone is over the cap, sent without limit: the engine shows an excerpt of
    * that line where it would refuse the window. */
