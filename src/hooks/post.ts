@@ -34,6 +34,7 @@ import {
   HOPEFUL_SIZING,
   knownDensity,
   LENGTH_SIZING,
+  lineCounts,
   measureWindow,
   namedAlone,
   namedWindow,
@@ -611,6 +612,17 @@ function afterRefusal(
     } else if (refusedToEnd) {
       advice.fileEnds = true;
     }
+  }
+  // A window that reaches the file's last line is named as every note names one (`namedWindow`): asking past that
+  // line, so that a reader who pages on until a Read comes back short stops there (no note tells it the end).
+  if (advice.after) {
+    const totalLines = lineCounts(file.path).lines;
+    const reading =
+      request.kind === 'window' ? readingContinued(state, file.path, size, mtimeMs, first, request.lines) : undefined;
+    const modelLast = Number.isFinite(maxLines) ? first + maxLines - 1 : undefined;
+    const askedLast = reading ? reading.askedLast || undefined : modelLast;
+    const window = namedWindow(advice.after, endsNl ? totalLines - 1 : totalLines, totalLines, askedLast);
+    advice.after = { ...advice.after, lines: window.lines };
   }
   // A refused continuation of ours stays part of its reading, and a refused window of the model's own (or the window
   // `pre` made of its Read) starts one where the advice stops short of it: following the advice gets the next note,

@@ -594,6 +594,29 @@ describe('post after a refusal', () => {
     expect(advice).not.toContain('may fit');
   });
 
+  it('a line refused before the file\'s last line: the way on asks past the end, so that a reader stops there', () => {
+    // xlsx.full.min.js at a cap of 10,000: after line 11 was refused, "offset=22 limit=1" named its last line; the
+    // reader, told nothing of the file's length, paged on to the empty line after it and then past the end.
+    const file = join(dir, 'han-then-last.txt');
+    const han = '漢字文化圏的書写体系'.repeat(3000);
+    writeFileSync(file, `short first line\n${han}\n${han}\nlast line\n`);
+    const count = Math.round(estimateTokens(`${han}\n`) * 1.1);
+    const s = 'sess-han-last';
+    const asked = { file_path: file, offset: 1, limit: 2000 };
+    expect(runHook('pre', preEvent(s, 'h1', asked), env).json.hookSpecificOutput.updatedInput.limit).toBe(1);
+    const first = runHook('post', postEvent(s, 'h1', { ...asked, limit: 1 }, engineRead(file, 1, 1)), env);
+    expect(first.json.hookSpecificOutput.additionalContext).toContain('offset=2 limit=1 (line 2 alone,');
+    const refused = `File content (${count} tokens) exceeds maximum allowed tokens (25000).`;
+    const fail = runHook('post', failureEvent(s, 'h2', { file_path: file, offset: 2, limit: 1 }, refused), env);
+    const advice: string = fail.json.hookSpecificOutput.additionalContext;
+    expect(advice).toContain('Lines 2-3 are each over the cap');
+    // The engine counts 5 lines (the last is the empty one after the final newline): a Read of 3 from line 4 comes
+    // back with 2, shorter than asked.
+    expect(advice).toContain('Reading goes on with offset=4 limit=3.');
+    const last = runHook('post', postEvent(s, 'h3', { file_path: file, offset: 4, limit: 3 }, engineRead(file, 4, 3)), env);
+    expect(last.stdout).toBe('');
+  });
+
   it('a long line refused with the short lines after it, where it fits alone by the count: named alone, not passed over', () => {
     // A continuation names a line that may fit with the few short lines after it (measure.ts, shortStretchAfter).
     // Refused by a little, the count leaves the line alone under the cap at its point estimate: the note names it,
