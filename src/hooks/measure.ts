@@ -21,12 +21,14 @@ import {
 import {
   countsByLengthOf,
   digitSplitCostOf,
+  linesOverCap,
   observationsOf,
   rememberedFile,
   rememberedVersion,
   spanDensity,
   spanParts,
   withModelCountsByLength,
+  withOverCap,
   withSpan,
   type RememberedFile,
   withFile,
@@ -92,6 +94,8 @@ export interface Sizing {
   /** The most characters a window's numbered lines may take in the engine's result (fit.ts): an engine that shows a
    * longer one only as a preview (hooks/engine-version.ts). */
   resultChars?: number;
+  /** Lines an earlier reading of the file found each over a cap (`RememberedFile.overCap`): passed over as such. */
+  overCap?: readonly number[][];
 }
 
 export const PRIOR_SIZING: Sizing = {
@@ -215,9 +219,14 @@ export function sizingFrom(
   told?: Learned,
 ): Sizing {
   const resultChars = resultCharsCap(state.engine);
-  const within = (sizing: Sizing): Sizing => (resultChars === undefined ? sizing : { ...sizing, resultChars });
-  if (countsByLength(state, memory, now)) return within(LENGTH_SIZING);
   const model = state.model ?? memory.lastModel;
+  const overCap = rememberedFile(memory, file, model, () => fileDigest(file.path, file.size, file.mtimeMs))?.overCap;
+  const within = (sizing: Sizing): Sizing => ({
+    ...sizing,
+    ...(resultChars === undefined ? {} : { resultChars }),
+    ...(overCap ? { overCap } : {}),
+  });
+  if (countsByLength(state, memory, now)) return within(LENGTH_SIZING);
   const prior = modelPrior(observationsOf(memory, model, now), digitSplitCostOf(memory, model, now) > 0);
   if (told) return within(sizingFor(told, true, prior));
   const known = knownDensity(state, memory, file, model);
@@ -404,6 +413,16 @@ export function remember(
   });
 }
 
+/** Lines found each over `cap` (counted so, or judged so by a count of the file), kept for later readings of it. */
+export function rememberOverCap(
+  ctx: HookContext,
+  file: { path: string; size: number; mtimeMs: number },
+  lines: { first: number; last: number },
+  cap: number,
+): void {
+  ctx.store.updateMemory((m) => withOverCap(m, file, [lines.first, lines.last, cap]));
+}
+
 export function budgetFor(path: string, cap: number, sizing: Sizing, maxLines: number): Budget {
   const budget: Budget = {
     cap,
@@ -547,7 +566,8 @@ export interface CountedText {
 
 /** Skips lines that alone do not fit the budget, starting at `first` and not past `last`. `counted`: the text the
  * budget's density was counted on; a line after it of other text stops the skip where it may fit
- * (`mayFitAsOtherText`). The lines of a refused window were part of its count. */
+ * (`mayFitAsOtherText`). The lines of a refused window were part of its count. `over`: lines known over the cap
+ * (`linesOverCap`), skipped whatever the budget says. */
 export function skipOversize(
   path: string,
   first: number,
@@ -555,17 +575,19 @@ export function skipOversize(
   budget: Budget,
   deadline: number,
   counted?: CountedText,
+  over: ReadonlyArray<readonly [number, number]> = [],
 ): PastOversize | undefined {
   let line = first;
   let oversize: OversizeLines | undefined;
   let mayFit = false;
   while (line <= last && line - first < MAX_OVERSIZE_PROBES) {
+    const known = over.some(([a, b]) => a <= line && line <= b);
     const one = fitWindow(path, line, { ...budget, maxLines: 1 }, deadline);
     if (one.scan.timedOut) return undefined;
     if (one.scan.startBeyondEnd) break;
-    mayFit = one.lines > 0;
+    mayFit = !known && one.lines > 0;
     if (mayFit) break;
-    if (counted && line > counted.last) {
+    if (!known && counted && line > counted.last) {
       const other = mayFitAsOtherText(path, line, budget.cap, counted.shares, deadline);
       if (other === undefined) return undefined;
       mayFit = other;
@@ -629,7 +651,8 @@ export function continuation(
   deadline: number,
 ): { window: NextWindow | undefined; oversize: OversizeLines | undefined } | undefined {
   const budget = budgetFor(path, cap, sizing, 1);
-  const past = skipOversize(path, first, end, passOverBudget(budget, sizing), deadline, countedBefore(sizing));
+  const over = linesOverCap(sizing.overCap, cap);
+  const past = skipOversize(path, first, end, passOverBudget(budget, sizing), deadline, countedBefore(sizing), over);
   if (!past) return undefined;
   if (past.nextFitting > end) return { window: undefined, oversize: past.oversize };
   const rest = end - past.nextFitting + 1;
@@ -681,8 +704,9 @@ export function revisitPassedOver(
   deadline: number,
 ): { revisit: Revisit | undefined; left: Array<[number, number]> } | undefined {
   const budget = passOverBudget(budgetFor(path, cap, sizing, 1), sizing);
+  const over = linesOverCap(sizing.overCap, cap);
   for (const [i, [first, last]] of ranges.entries()) {
-    const past = skipOversize(path, first, last, budget, deadline, countedBefore(sizing));
+    const past = skipOversize(path, first, last, budget, deadline, countedBefore(sizing), over);
     if (!past) return undefined;
     if (!past.mayFit || past.nextFitting > last) continue;
     const line = past.nextFitting;
@@ -708,7 +732,8 @@ export function namedIfItMayFit(
   deadline: number,
 ): NextWindow | undefined {
   const budget = passOverBudget(budgetFor(path, cap, sizing, 1), sizing);
-  const past = skipOversize(path, line, line, budget, deadline, countedBefore(sizing));
+  const over = linesOverCap(sizing.overCap, cap);
+  const past = skipOversize(path, line, line, budget, deadline, countedBefore(sizing), over);
   return past && !past.oversize ? namedAlone(path, line, end, cap, sizing, deadline) : undefined;
 }
 

@@ -2,6 +2,7 @@
 // continuation sized to fit; after a refusal, learn the file's density from the engine's own count and name a
 // window that fits. A reading the pager leads goes on across Reads: following a note gets the next note.
 import { countedByLength, ENGINE_PAGE_FILL, resolveCap, WHOLE_FILE_MAX_BYTES, neverCountedChars } from '../estimate/cap.js';
+import { linesOverCap } from '../state/memory.js';
 import { ownValue } from '../state/record.js';
 import {
   learnedFor,
@@ -42,6 +43,7 @@ import {
   passOverBudget,
   remember,
   rememberedSpans,
+  rememberOverCap,
   revisitPassedOver,
   roundedShares,
   sizingByMap,
@@ -186,6 +188,9 @@ function afterSuccess(
     ? (sizingByMap(file.path, from, sizing, spans, cap, end - from + 1, ctx.deadline) ?? sizing)
     : sizing;
   const next = file && ahead ? continuation(file.path, from, end, cap, ahead, ctx.deadline) : undefined;
+  // Lines passed over for good, by a count of the file: a later reading passes them over too, without a Read.
+  if (file && next?.oversize && sizing && !sizing.unknownDensity && !byLength)
+    keepOverCap(ctx, fileKey(file), next.oversize, cap, ahead?.overCap);
   const fitted = next?.window ?? (next || from > end ? undefined : { first: from, lines: end - from + 1 });
   const after = fitted && namedWindow(fitted, lastLine, out.totalLines, asked.last);
   const stillPassedOver = passedOverAfter(again ? again.left : passedOver, next?.oversize, !!sizing?.unknownDensity);
@@ -258,6 +263,18 @@ function afterSuccess(
     hopeful,
     ...(revisit ? { revisit } : {}),
   });
+}
+
+/** Keeps `lines`, over `cap` each, for later readings of the file, unless the memory has them already (`known`). */
+function keepOverCap(
+  ctx: HookContext,
+  file: { path: string; size: number; mtimeMs: number },
+  lines: { first: number; last: number },
+  cap: number,
+  known: readonly number[][] | undefined,
+): void {
+  if (linesOverCap(known, cap).some(([a, b]) => a <= lines.first && lines.last <= b)) return;
+  rememberOverCap(ctx, file, lines, cap);
 }
 
 /** The smallest window worth learning a density from by the usage: the reminders and notes that join a result in
@@ -514,7 +531,8 @@ function afterRefusal(
     };
     // The engine's own estimate by length, not a tokenizer's count: it counts every window so (count_tokens fails).
     const byLength = countedByLength(refusal.tokens, refused.chars, file.path);
-    sizing = byLength ? LENGTH_SIZING : sizingFor(learned);
+    const { overCap } = sizing;
+    sizing = { ...(byLength ? LENGTH_SIZING : sizingFor(learned)), ...(overCap ? { overCap } : {}) };
     charsPerToken = learned.charsPerToken;
     refusedLast = first + wantedLines(refused, endsNl) - 1;
     refusedToEnd = refused.scan.eof && refused.whole;
@@ -570,9 +588,11 @@ function afterRefusal(
       ? (refusedLast ?? first)
       : Math.max(refusedLast ?? Number.MAX_SAFE_INTEGER, readingLast ?? 0);
     const counted = sizing.counted && { shares: sizing.counted, last: refusedLast ?? 0 };
-    const past = skipOversize(file.path, first, last, passOverBudget(budget, sizing), ctx.deadline, counted);
+    const over = linesOverCap(sizing.overCap, cap);
+    const past = skipOversize(file.path, first, last, passOverBudget(budget, sizing), ctx.deadline, counted, over);
     if (!past?.oversize) return silent('nothing-to-advise');
     advice.oversize = past.oversize;
+    if (!sizing.unknownDensity) keepOverCap(ctx, fileKey(file), past.oversize, cap, sizing.overCap);
     if (ofReading?.resume !== undefined && past.nextFitting > last) {
       // The reading goes on where it was before that line, unless that is past the end of the file, or only the
       // empty line the engine counts after a final newline.

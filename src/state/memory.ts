@@ -48,6 +48,11 @@ export interface RememberedFile extends Learned {
    * newer one in place of what it overlaps): a later reading sizes each window by its own text, not by the window
    * before it. */
   spans?: number[][];
+  /** Lines each over a cap, `[first, last, cap]`: the engine counted the line alone over `cap`, or a count of the
+   * file judged it so and the reading passed it over for good (at most `MEMORY_MAX_OVER_CAP`). A later reading passes
+   * them over as well, where it would name them again and have them refused (lines of xlsx's full bundle, refused in
+   * each session). */
+  overCap?: number[][];
 }
 
 export interface Memory {
@@ -66,6 +71,7 @@ export const MEMORY_MAX_OBSERVATIONS = 32;
 export const MEMORY_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 export const MEMORY_FILE_MAX_BYTES = 256 * 1024;
 export const MEMORY_MAX_SPANS = 48;
+export const MEMORY_MAX_OVER_CAP = 16;
 /** The most tokens a line's number may cost beyond the rule on an indented line, as kept: the old Claude tokenizer,
  * the costliest measured, takes up to 2 (docs/ROUNDS.md). */
 export const MAX_INDENTATION_COST = 2;
@@ -116,23 +122,27 @@ export function rememberedVersion(
 export const SAME_FILE_RESEMBLANCE = 0.5;
 
 export function withFile(memory: Memory, path: string, learned: RememberedFile): Memory {
-  // A new entry keeps the spans of the same content kept before, here (by size and mtime) or elsewhere (by digest):
-  // its reading goes on from them.
+  // A new entry keeps the spans and the lines over the cap of the same content kept before, here (by size and mtime)
+  // or elsewhere (by digest): its reading goes on from them.
   const here = ownValue(memory.files, path);
   const sameHere = here?.size === learned.size && here.mtimeMs === learned.mtimeMs && here.model === learned.model;
-  const alike = learned.spans
+  const alike = learned.spans || learned.overCap
     ? undefined
-    : sameHere && here?.spans
+    : sameHere && (here?.spans || here?.overCap)
       ? here
       : Object.values(memory.files).find(
           (l) =>
-            l.spans &&
+            (l.spans || l.overCap) &&
             learned.digest &&
             l.digest === learned.digest &&
             l.size === learned.size &&
             l.model === learned.model,
         );
-  const entry = alike?.spans ? { ...learned, spans: alike.spans } : learned;
+  const entry = {
+    ...learned,
+    ...(alike?.spans ? { spans: alike.spans } : {}),
+    ...(alike?.overCap ? { overCap: alike.overCap } : {}),
+  };
   const files = { ...memory.files, [path]: entry };
   return { ...memory, files: newest(files, MEMORY_MAX_FILES, learned.at - MEMORY_MAX_AGE_MS) };
 }
@@ -258,6 +268,37 @@ export function withSpan(
   return { ...memory, files: { ...memory.files, [file.path]: { ...here, spans: fewestSpans(spans) } } };
 }
 
+/** The memory with lines `[first, last]` of the file kept at `path` (when it is that unchanged file) known over `cap`
+ * each: joined to the ranges over the same cap that they touch. */
+export function withOverCap(
+  memory: Memory,
+  file: { path: string; size: number; mtimeMs: number },
+  range: [number, number, number],
+): Memory {
+  const here = ownValue(memory.files, file.path);
+  if (!here || here.size !== file.size || here.mtimeMs !== file.mtimeMs) return memory;
+  let [first, last] = range;
+  const cap = range[2];
+  const kept: number[][] = [];
+  for (const [f, l, c] of here.overCap ?? []) {
+    if (c === cap && l! + 1 >= first && f! <= last + 1) {
+      first = Math.min(first, f!);
+      last = Math.max(last, l!);
+    } else {
+      kept.push([f!, l!, c!]);
+    }
+  }
+  const overCap = [...kept, [first, last, cap]].sort((a, b) => a[0]! - b[0]! || a[2]! - b[2]!);
+  const entry = { ...here, overCap: overCap.slice(0, MEMORY_MAX_OVER_CAP) };
+  return { ...memory, files: { ...memory.files, [file.path]: entry } };
+}
+
+/** The ranges of `overCap` (`RememberedFile.overCap`) over a cap of `cap`: a line over a cap is over every lower one.
+ * `[first, last]` each. Pure. */
+export function linesOverCap(overCap: readonly number[][] | undefined, cap: number): Array<[number, number]> {
+  return (overCap ?? []).filter(([, , c]) => c! >= cap).map(([f, l]): [number, number] => [f!, l!]);
+}
+
 /** At most `MEMORY_MAX_SPANS` spans: the two shortest neighbours merged into one, with the denser ratio (a window over
  * either stays within the cap), until they are that few; where no two touch, the shortest dropped. Pure. */
 function fewestSpans(spans: number[][]): number[][] {
@@ -341,13 +382,14 @@ export function normalizeMemory(raw: unknown, groups: number): Memory {
   if (isRecord(raw.files) && raw.estimate === ESTIMATE_VERSION) {
     for (const [path, l] of Object.entries(raw.files)) {
       if (!isLearned(l)) continue;
-      const { digest, sketch, model, spans, ...learned } = l as RememberedFile;
+      const { digest, sketch, model, spans, overCap, ...learned } = l as RememberedFile;
       setOwn(memory.files, path, {
         ...learned,
         ...(typeof digest === 'string' && /^[0-9a-f]{16}$/.test(digest) ? { digest } : {}),
         ...(isSketch(sketch) ? { sketch } : {}),
         ...(isModelName(model) ? { model } : {}),
         ...(isSpans(spans) ? { spans } : {}),
+        ...(isOverCap(overCap) ? { overCap } : {}),
       });
     }
   }
@@ -400,6 +442,21 @@ function isSpans(v: unknown): v is number[][] {
     after = last!;
   }
   return true;
+}
+
+/** At most `MEMORY_MAX_OVER_CAP` ranges of lines, each with the cap they are over. */
+function isOverCap(v: unknown): v is number[][] {
+  return (
+    Array.isArray(v) &&
+    v.length <= MEMORY_MAX_OVER_CAP &&
+    v.every(
+      (r) =>
+        Array.isArray(r) &&
+        r.length === 3 &&
+        r.every((n) => Number.isInteger(n) && (n as number) > 0) &&
+        (r[1] as number) >= (r[0] as number),
+    )
+  );
 }
 
 function isCount(n: unknown): n is number {

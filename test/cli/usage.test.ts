@@ -740,6 +740,26 @@ describe('a line passed over before any count of the file, under a model sparser
     expect(times.filter((n, i) => i !== 1000 && n !== 1)).toEqual([]);
   });
 
+  it('over the cap in one session: a later reading passes those lines over without a Read', () => {
+    // xlsx.full.min.js: line 2 was refused and lines 3-4, text like it, passed over by its count; line 5, other text,
+    // was refused after. A later session knew the file by line 5's count alone, by which lines 2-4 (other text) may
+    // fit: it named them again and had them refused. Here two lines of Han, then a line of words, each counted over.
+    const path = join(dir, 'han-again.txt');
+    const han = '漢字文化圏的書写体系'.repeat(3000);
+    const words = 'alpha beta gamma delta '.repeat(4400);
+    writeFileSync(path, `${prose(1000)}${han}\n${han}\n${words}\nlast line\n`);
+    const density = (first: number) => (first === 1001 || first === 1002 ? 1 : first === 1003 ? 3 : CHARS_PER_TOKEN);
+    const earlier = followAll(reading('han-again', density, { path, refuses: true }), 1004);
+    expect(earlier.filter((w) => w.refused).map((w) => w.first)).toEqual([1001, 1003]);
+    expect(earlier.find((w) => w.refused)!.note).toContain('Lines 1001-1002 are each over the cap');
+    const later = followAll(reading('han-again-2', density, { path, refuses: true, stateOf: 'han-again' }), 1004);
+    expect(later.filter((w) => w.refused)).toEqual([]);
+    expect(later[0]!.note).toContain('Lines 1001-1003 are each over the cap');
+    expect(later[0]!.readOn?.offset).toBe(1004);
+    const times = timesRead(later, 1004);
+    expect(times.filter((n, i) => i < 1000 || i > 1002).every((n) => n === 1)).toBe(true);
+  });
+
   it('at the end of a reading, and it fits: read, then nothing is left of the file', () => {
     const path = withLongLine('long-line-fits', 1500);
     const windows = followAll(reading('long-line-fits', CHARS_PER_TOKEN, { path, refuses: true }), 2501);

@@ -4,9 +4,9 @@ import { memoryFinding } from '../../src/install/diagnosis';
 import {
   digitSplitCostOf, emptyMemory, indentationCostOf, lineNumberCostOf, MEMORY_MAX_AGE_MS, MEMORY_MAX_FILES,
   MEMORY_MAX_MODELS,
-  MEMORY_FILE_MAX_BYTES, MEMORY_MAX_OBSERVATIONS, MEMORY_MAX_SPANS,
-  normalizeMemory, observationsOf, rememberedFile, serializeMemory,
-  spanDensity, spanParts, withFile, withIndentationCost, withSpan,
+  MEMORY_FILE_MAX_BYTES, MEMORY_MAX_OBSERVATIONS, MEMORY_MAX_OVER_CAP, MEMORY_MAX_SPANS,
+  linesOverCap, normalizeMemory, observationsOf, rememberedFile, serializeMemory,
+  spanDensity, spanParts, withFile, withIndentationCost, withOverCap, withSpan,
   withDigitSplitCost, withLineNumberCost, withObservation, type ModelMemory,
 } from '../../src/state/memory';
 
@@ -100,6 +100,41 @@ describe('memory across sessions', () => {
     const large = withFile(withFile(emptyMemory(), '/big', { size: 100, mtimeMs: 5, ratio: 0.8, at: 1,
       spans: [[1, 10, 0.8]] }), '/big', { size: 100, mtimeMs: 5, ratio: 0.9, at: 2 });
     expect(large.files['/big']).toMatchObject({ ratio: 0.9, spans: [[1, 10, 0.8]] });
+  });
+
+  it('keeps the lines a reading found over the cap, for a later reading to pass over without a Read', () => {
+    const file = { path: '/f', size: 100, mtimeMs: 5 };
+    let m = withFile(emptyMemory(), '/f', { size: 100, mtimeMs: 5, ratio: 0.8, at: 1 });
+    // Lines 2-4 judged over the cap by the count of line 2, then lines 5 and 6 each refused: one range.
+    m = withOverCap(m, file, [2, 4, 25_000]);
+    m = withOverCap(m, file, [5, 5, 25_000]);
+    m = withOverCap(m, file, [6, 6, 25_000]);
+    m = withOverCap(m, file, [11, 12, 10_000]);
+    expect(m.files['/f']!.overCap).toEqual([[2, 6, 25_000], [11, 12, 10_000]]);
+    // A line over a cap is over every lower one, not over a higher one.
+    expect(linesOverCap(m.files['/f']!.overCap, 25_000)).toEqual([[2, 6]]);
+    expect(linesOverCap(m.files['/f']!.overCap, 10_000)).toEqual([[2, 6], [11, 12]]);
+    expect(linesOverCap(m.files['/f']!.overCap, 30_000)).toEqual([]);
+    // Only for the unchanged file the memory keeps; a later entry of it, and a copy's first, keep them.
+    expect(withOverCap(m, { ...file, mtimeMs: 6 }, [20, 20, 25_000])).toBe(m);
+    expect(withFile(m, '/f', { size: 100, mtimeMs: 5, ratio: 0.9, at: 2 }).files['/f']!.overCap)
+      .toEqual([[2, 6, 25_000], [11, 12, 10_000]]);
+    const copy = withFile(withFile(emptyMemory(), '/a/f', { size: 100, mtimeMs: 5, ratio: 0.8, at: 1,
+      digest: '00112233aabbccdd', overCap: [[2, 6, 25_000]] }), '/b/f',
+    { size: 100, mtimeMs: 9, ratio: 0.8, at: 2, digest: '00112233aabbccdd' });
+    expect(copy.files['/b/f']!.overCap).toEqual([[2, 6, 25_000]]);
+    // Bounded, and only well formed from a file anyone could have damaged.
+    for (let i = 0; i < MEMORY_MAX_OVER_CAP + 5; i++) m = withOverCap(m, file, [100 + 2 * i, 100 + 2 * i, 25_000]);
+    expect(m.files['/f']!.overCap).toHaveLength(MEMORY_MAX_OVER_CAP);
+    const raw = { estimate: ESTIMATE_VERSION, files: {
+      '/ok': { size: 1, mtimeMs: 1, ratio: 1, at: 1, overCap: [[2, 6, 25_000]] },
+      '/bad': { size: 1, mtimeMs: 1, ratio: 1, at: 1, overCap: [[6, 2, 25_000]] },
+      '/odd': { size: 1, mtimeMs: 1, ratio: 1, at: 1, overCap: [[2, 6]] },
+    } };
+    const read = normalizeMemory(raw, 4);
+    expect(read.files['/ok']!.overCap).toEqual([[2, 6, 25_000]]);
+    expect(read.files['/bad']!.overCap).toBeUndefined();
+    expect(read.files['/odd']!.overCap).toBeUndefined();
   });
 
   it('keeps a file\'s digest, sketch, model and spans only when well formed', () => {
