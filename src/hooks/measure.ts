@@ -599,7 +599,9 @@ export function skipOversize(
       const measure = { ...budget, cap: Infinity, charFloor: Infinity, safety: 1, maxLines: 1, similar: undefined };
       const whole = fitOnce(path, line, measure, deadline);
       if (whole.scan.timedOut) return undefined;
-      oversize = { first: line, last: line, tokens: whole.safeTokens, chars: whole.chars };
+      // A line only the memory knows over the cap, by an earlier reading's count: no figure under the cap beside it.
+      const tokens = known && whole.safeTokens <= budget.cap ? undefined : whole.safeTokens;
+      oversize = { first: line, last: line, ...(tokens === undefined ? {} : { tokens }), chars: whole.chars };
     } else {
       oversize.last = line;
     }

@@ -27,8 +27,9 @@ export interface Revisit {
 export interface OversizeLines {
   first: number;
   last: number;
-  /** Estimated tokens and characters of the first of them. */
-  tokens: number;
+  /** Estimated tokens and characters of the first of them (no tokens where only an earlier reading says it is over
+   * the cap, and the density known now would not). */
+  tokens?: number;
   chars: number;
 }
 
@@ -286,9 +287,10 @@ export function notebookNote(n: { path: string; tokens: number; cap: number; cel
 /** `shown`: characters of the first line the model has already seen, so the byte range goes on after them. */
 function oversizeSentence(path: string, o: OversizeLines, shown = 0): string {
   const which = o.first === o.last ? `Line ${o.first} alone is` : `Lines ${o.first}-${o.last} are each`;
-  const size = `about ${Math.round(o.tokens)} tokens (${o.chars} characters${o.first === o.last ? '' : ' for the first'})`;
+  const chars = `(${o.chars} characters${o.first === o.last ? '' : ' for the first'})`;
+  const size = o.tokens === undefined ? ` ${chars}` : `, about ${Math.round(o.tokens)} tokens ${chars}`;
   return (
-    `${which} over the cap, ${size}: no Read window holding ${o.first === o.last ? 'it' : 'them'} fits. ` +
+    `${which} over the cap${size}: no Read window holding ${o.first === o.last ? 'it' : 'them'} fits. ` +
     `Grep finds text inside ${o.first === o.last ? 'it' : 'them'}, and a shell byte range shows a part, for example ` +
     `${byteRangeAdvice(path, o.first, process.platform, shown)}.`
   );

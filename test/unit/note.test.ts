@@ -131,6 +131,12 @@ describe('shortWindowNote: what the model is told after a window came back short
     expect(note).toContain('Line 2 alone is over the cap, about 112345 tokens (450000 characters): no Read window holding it fits.');
     expect(note).toContain("for example `sed -n '2p' /r/min.json | cut -c 1-20000`. Lines 3-4");
     expect(note).toContain('Lines 3-4 are not shown yet; offset=3 limit=2');
+    // Lines only the memory knows over the cap (an earlier reading's count): no estimate beside them.
+    const known = shortWindowNote({
+      path: '/r/min.json', totalLines: 5, returnedFirst: 1, returnedLast: 1, askedFirst: 1, askedLast: 5, because: 'clamped', cap: 25000,
+      end: 5, oversize: { first: 2, last: 3, chars: 30000 }, next: { first: 4, lines: 2 },
+    });
+    expect(known).toContain('Lines 2-3 are each over the cap (30000 characters for the first): no Read window holding them fits.');
   });
 
   it('quotes a path with spaces for the shell and keeps a long path short', () => {

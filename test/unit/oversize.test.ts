@@ -49,6 +49,26 @@ describe('skipOversize: the estimate of a line no window holds', () => {
   });
 });
 
+describe('lines an earlier reading found over the cap (the memory\'s `overCap`)', () => {
+  // A line of words the density known now calls well under the cap: an earlier reading's count of it was over.
+  const path = join(dir, 'known.txt');
+  writeFileSync(path, `short first line\n${wordsWorth(0.8)}\n${wordsWorth(0.8)}\nlast line\n`);
+  const sizing = sizingFor({ ratio: 1 });
+
+  it('are passed over whatever the density says, with no estimate under the cap beside them', () => {
+    expect(continuation(path, 2, 4, 25_000, sizing, deadline())?.oversize).toBeUndefined();
+    const next = continuation(path, 2, 4, 25_000, { ...sizing, overCap: [[2, 3, 25_000]] }, deadline());
+    expect(next?.oversize).toEqual({ first: 2, last: 3, chars: wordsWorth(0.8).length });
+    expect(next?.window).toMatchObject({ first: 4 });
+  });
+
+  it('over a lower cap than this session\'s: judged by the density, as any line', () => {
+    const next = continuation(path, 2, 4, 25_000, { ...sizing, overCap: [[2, 3, 10_000]] }, deadline());
+    expect(next?.oversize).toBeUndefined();
+    expect(next?.window).toMatchObject({ first: 2 });
+  });
+});
+
 describe('continuation after a count of other text', () => {
   // A refusal counted a line of Han at 1.1 times its estimate. The next line, Han too, is over the cap by that
   // density; the one after it, words, is over the cap by that density but within the sparsest tokenizer's reach by its
