@@ -6,7 +6,6 @@ import { headToRestDistance, scriptDistance, sharesOf, shareDistance } from '../
 import {
   CALM_STEPS,
   CHANGED_TEXT_DISTANCE,
-  CHANGED_TEXT_SAFETY,
   FOLLOW_SAFETY,
   HOPEFUL_RATIO,
   LEARNED_SAFETY,
@@ -334,8 +333,10 @@ export function rememberedSpans(
 
 /** A window from `first` of text an earlier reading counted, sized by the densities it counted over the window's
  * lines (each part at its span's, `partsDensity`; never less than the first line's), with the margin for the same
- * text: the usage of the window before it tells of other text. Lines no span covers (the last window of a reading,
- * whose usage no hook saw) count at `sizing`'s density with the margin for changed text: their text is not known.
+ * text: the usage of the window before it tells of other text. Lines no span covers (most often the last window of a
+ * reading, whose usage no hook saw) count at `sizing`'s density with its margin (`LEARNED_SAFETY` for a learned
+ * one), as the window after the one that taught it would: with the margin for changed text (before 2026-12-06), the
+ * corpus, the held-out set and that set at a cap of 10,000, read whole again, took one call more under Claude-dense.
  * Undefined where no span covers `first`. */
 export function sizingByMap(
   path: string,
@@ -350,7 +351,7 @@ export function sizingByMap(
   if (at === undefined || sizing.byLength) return undefined;
   const { weights: _w, charsPerToken: _c, similar: _s, calm: _calm, steady: _steady, unknownDensity: _u, ...rest } =
     sizing;
-  const uncovered = (sizing.ratio * Math.max(sizing.safety, CHANGED_TEXT_SAFETY)) / SAME_TEXT_SAFETY;
+  const uncovered = (sizing.ratio * sizing.safety) / SAME_TEXT_SAFETY;
   let mapped: Sizing = { ...rest, ratio: at, safety: SAME_TEXT_SAFETY, gamble: false, mappedFrom: sizing.ratio };
   for (;;) {
     const fit = fitWindow(path, first, budgetFor(path, cap, mapped, maxLines), deadline);

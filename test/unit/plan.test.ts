@@ -402,4 +402,17 @@ describe('sizingByMap', () => {
   it('leaves a window that starts past the counted lines to the file\'s density', () => {
     expect(sizingByMap(file, 1600, learned, spans, 25_000, 1400, later)).toBeUndefined();
   });
+
+  it('sizes the lines past the counted ones as the file\'s density does, with its margin', () => {
+    // One counted line, at the file's density, then lines no span covers: the window holds what the file's density
+    // alone would let it (the lines after the window that taught a density are sized so within a session).
+    const alike = [[1400, 1400, 1]];
+    const mapped = sizingByMap(file, 1400, learned, alike, 25_000, 1600, later);
+    const from1400 = (sizing: ReturnType<typeof sizingFor>) =>
+      planWindow({ file_path: file, offset: 1400, limit: 1600 }, { path: file, stat }, 25_000, sizing, later);
+    const byMap = from1400(mapped!);
+    const byLearned = from1400(learned);
+    if (byMap.kind !== 'clamp' || byLearned.kind !== 'clamp') throw new Error('both must be clamped');
+    expect(byMap.lines).toBeGreaterThanOrEqual(byLearned.lines - 1);
+  });
 });
