@@ -223,8 +223,13 @@ export function memoryFinding(file: string, memory: Memory | undefined, now: num
   const counts = models.reduce((n, m) => n + observationsOf(memory, m, now).length, 0);
   const some = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   const mapped = Object.values(memory.files).filter((f) => f.spans?.length).length;
+  const overCap = Object.values(memory.files).filter((f) => f.overCap?.length).length;
+  const aside = [
+    ...(mapped ? [`${mapped} window by window`] : []),
+    ...(overCap ? [`${overCap} with lines over the cap`] : []),
+  ];
   const parts = [
-    `the densities of ${some(Object.keys(memory.files).length, 'file')}${mapped ? ` (${mapped} window by window)` : ''}`,
+    `the densities of ${some(Object.keys(memory.files).length, 'file')}${aside.length ? ` (${aside.join(', ')})` : ''}`,
     `${some(counts, 'count')} of ${some(models.length, 'model')}`,
     ...(byLength.length ? [`counted by length (an API without count_tokens): ${byLength.join(', ')}`] : []),
     ...(cheapNumbers.length ? [`line numbers cheaper than the rule: ${cheapNumbers.join(', ')}`] : []),

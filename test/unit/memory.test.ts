@@ -123,6 +123,7 @@ describe('memory across sessions', () => {
       digest: '00112233aabbccdd', overCap: [[2, 6, 25_000]] }), '/b/f',
     { size: 100, mtimeMs: 9, ratio: 0.8, at: 2, digest: '00112233aabbccdd' });
     expect(copy.files['/b/f']!.overCap).toEqual([[2, 6, 25_000]]);
+    expect(memoryFinding('/s/memory.v1.json', copy, 3).text).toContain('the densities of 2 files (2 with lines over the cap)');
     // Bounded, and only well formed from a file anyone could have damaged.
     for (let i = 0; i < MEMORY_MAX_OVER_CAP + 5; i++) m = withOverCap(m, file, [100 + 2 * i, 100 + 2 * i, 25_000]);
     expect(m.files['/f']!.overCap).toHaveLength(MEMORY_MAX_OVER_CAP);
