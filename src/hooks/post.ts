@@ -35,7 +35,6 @@ import {
   HOPEFUL_SIZING,
   knownDensity,
   LENGTH_SIZING,
-  lineCounts,
   measureWindow,
   namedAlone,
   namedWindow,
@@ -635,8 +634,11 @@ function afterRefusal(
   }
   // A window that reaches the file's last line is named as every note names one (`namedWindow`): asking past that
   // line, so that a reader who pages on until a Read comes back short stops there (no note tells it the end).
-  if (advice.after) {
-    const totalLines = lineCounts(file.path).lines;
+  // Only the window's own lines and the two after it are read for that (a refused Read of a 1 GiB file is no reason
+  // to count its lines).
+  const toEnd = advice.after && measureWindow(file.path, advice.after.first, advice.after.lines + 2, ctx.deadline);
+  if (advice.after && toEnd && !toEnd.scan.timedOut && toEnd.scan.eof && toEnd.whole) {
+    const totalLines = advice.after.first + toEnd.lines - 1;
     const reading =
       request.kind === 'window' ? readingContinued(state, file.path, size, mtimeMs, first, request.lines) : undefined;
     const modelLast = Number.isFinite(maxLines) ? first + maxLines - 1 : undefined;
