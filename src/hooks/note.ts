@@ -221,6 +221,9 @@ export interface RefusalAdvice {
   oversize?: OversizeLines;
   /** The window after the oversize lines, when the first lines cannot be read at all. */
   after: NextWindow | undefined;
+  /** The limit `after` is named with where it is the rest of the file: past the file's last line (measure.ts,
+   * `namedWindow`). */
+  afterLimit?: number;
   /** The refused window reached the end of the file: no lines follow the oversize ones at all. */
   fileEnds?: boolean;
 }
@@ -249,7 +252,8 @@ export function refusalNote(a: RefusalAdvice): string {
     parts.push(oversizeSentence(a.path, a.oversize));
     parts.push(
       a.after
-        ? `Reading goes on with offset=${a.after.first} limit=${a.after.lines}${mayFit(a.after)}.`
+        ? `Reading goes on with offset=${a.after.first} limit=${a.afterLimit ?? a.after.lines}${
+          a.afterLimit === undefined ? '' : ', the rest of the file'}${mayFit(a.after)}.`
         : a.fileEnds
           ? 'Nothing is left of the file.'
           : 'No lines follow them in that window.',

@@ -644,12 +644,12 @@ function afterRefusal(
     const modelLast = Number.isFinite(maxLines) ? first + maxLines - 1 : undefined;
     const askedLast = reading ? reading.askedLast || undefined : modelLast;
     const window = namedWindow(advice.after, endsNl ? totalLines - 1 : totalLines, totalLines, askedLast);
-    advice.after = { ...advice.after, lines: window.lines };
+    if (window.lines > advice.after.lines) advice.afterLimit = window.lines;
   }
   // A refused continuation of ours stays part of its reading, and a refused window of the model's own (or the window
   // `pre` made of its Read) starts one where the advice stops short of it: following the advice gets the next note,
   // which names the rest, sized by the refusal's count, where the model would page on by the advice's size.
-  const named = advice.fits ?? advice.after;
+  const named = advice.fits ?? (advice.after && { ...advice.after, lines: advice.afterLimit ?? advice.after.lines });
   const continued =
     named && request.kind === 'window'
       ? readingContinued(state, file.path, size, mtimeMs, first, request.lines)

@@ -612,7 +612,7 @@ describe('post after a refusal', () => {
     expect(advice).toContain('Lines 2-3 are each over the cap');
     // The engine counts 5 lines (the last is the empty one after the final newline): a Read of 3 from line 4 comes
     // back with 2, shorter than asked.
-    expect(advice).toContain('Reading goes on with offset=4 limit=3.');
+    expect(advice).toContain('Reading goes on with offset=4 limit=3, the rest of the file.');
     const last = runHook('post', postEvent(s, 'h3', { file_path: file, offset: 4, limit: 3 }, engineRead(file, 4, 3)), env);
     expect(last.stdout).toBe('');
   });

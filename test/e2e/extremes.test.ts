@@ -195,7 +195,8 @@ describe('a refused long line, a line like it, then a long line of other text th
     const note = refused[0]!.notes.join('\n');
     expect(note).toContain(`Lines ${AT}-${AT + 1} are each over the cap`);
     // With the short line after it, as a continuation names such a line (measure.ts, namedAlone).
-    expect(note).toContain(`Reading goes on with offset=${AT + 2} limit=2 (lines ${AT + 2}-${AT + 3}; line ${AT + 2} alone is about`);
+    // The rest of the file: asked past its last line, so that a reader stops there.
+    expect(note).toContain(`Reading goes on with offset=${AT + 2} limit=3, the rest of the file (lines ${AT + 2}-${AT + 3}; line ${AT + 2} alone is about`);
     expect(c.received.some(([n]) => n === AT + 2), trail).toBe(true);
     expect(c.gaveUp).toBe(false);
   }, ENGINE_TIMEOUT);
