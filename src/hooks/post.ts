@@ -57,6 +57,7 @@ import {
   refusalNote,
   shortWindowNote,
   type NextWindow,
+  type OversizeLines,
   type RefusalAdvice,
   type ShortBecause,
 } from './note.js';
@@ -264,14 +265,17 @@ function afterSuccess(
   });
 }
 
-/** Keeps `lines`, over `cap` each, for later readings of the file, unless the memory has them already (`known`). */
+/** Keeps `lines`, over `cap` each, for later readings of the file, unless the memory has them already (`known`).
+ * Only lines over the cap by their tokens: an engine that shows a long result only as a preview passes over a line
+ * for its length too (hooks/engine-version.ts), which a later engine may read. */
 function keepOverCap(
   ctx: HookContext,
   file: { path: string; size: number; mtimeMs: number },
-  lines: { first: number; last: number },
+  lines: OversizeLines,
   cap: number,
   known: readonly number[][] | undefined,
 ): void {
+  if (lines.tokens === undefined || lines.tokens <= cap) return;
   if (linesOverCap(known, cap).some(([a, b]) => a <= lines.first && lines.last <= b)) return;
   rememberOverCap(ctx, file, lines, cap);
 }

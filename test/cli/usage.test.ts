@@ -760,6 +760,20 @@ describe('a line passed over before any count of the file, under a model sparser
     expect(times.filter((n, i) => i < 1000 || i > 1002).every((n) => n === 1)).toBe(true);
   });
 
+  it('passed over for its length by an engine that shows long results as a preview: a later engine reads it', () => {
+    // Claude Code 2.1.6-2.1.78 show a result of over 100,000 characters only as a preview: the line is passed over
+    // there, under the cap by its tokens. The memory keeps only lines over the cap by their tokens.
+    // Past the first windows, so that a count of the file judges it.
+    const path = join(dir, 'long-line-preview.txt');
+    writeFileSync(path, `${prose(3000)}${long}\n${prose(500, 5)}`);
+    const earlier = followAll(reading('long-line-preview', CHARS_PER_TOKEN, { path, refuses: true, version: '2.1.50' }), 3501);
+    expect(earlier.map((w) => w.first)).not.toContain(3001);
+    expect(earlier.some((w) => w.note.includes('Line 3001 alone is over the cap'))).toBe(true);
+    const later = followAll(reading('long-line-preview-2', CHARS_PER_TOKEN, { path, refuses: true, stateOf: 'long-line-preview' }), 3501);
+    expect(later.filter((w) => w.refused)).toEqual([]);
+    expect(timesRead(later, 3501).every((n) => n === 1)).toBe(true);
+  });
+
   it('at the end of a reading, and it fits: read, then nothing is left of the file', () => {
     const path = withLongLine('long-line-fits', 1500);
     const windows = followAll(reading('long-line-fits', CHARS_PER_TOKEN, { path, refuses: true }), 2501);
