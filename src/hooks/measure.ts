@@ -219,16 +219,18 @@ export function sizingFrom(
 ): Sizing {
   const resultChars = resultCharsCap(state.engine);
   const model = state.model ?? memory.lastModel;
-  const overCap = rememberedFile(memory, file, model, () => fileDigest(file.path, file.size, file.mtimeMs))?.overCap;
+  // Looked up once: its lines over the cap go with any sizing, and it is the file's density where this session
+  // has none (`knownDensity`).
+  const kept = rememberedFile(memory, file, model, () => fileDigest(file.path, file.size, file.mtimeMs));
   const within = (sizing: Sizing): Sizing => ({
     ...sizing,
     ...(resultChars === undefined ? {} : { resultChars }),
-    ...(overCap ? { overCap } : {}),
+    ...(kept?.overCap ? { overCap: kept.overCap } : {}),
   });
   if (countsByLength(state, memory, now)) return within(LENGTH_SIZING);
   const prior = modelPrior(observationsOf(memory, model, now), digitSplitCostOf(memory, model, now) > 0);
   if (told) return within(sizingFor(told, true, prior));
-  const known = knownDensity(state, memory, file, model);
+  const known = learnedFor(state, file.path, file.size, file.mtimeMs) ?? kept;
   if (known) return within(sizingFor(known, followOn, prior));
   const earlier = earlierDensity(state, memory, file, model);
   return within(earlier ? sizingForVersion(earlier, prior) : sizingFor(undefined, followOn, prior));
