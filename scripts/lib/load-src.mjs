@@ -21,6 +21,7 @@ export async function loadEstimator() {
           "export * from './src/estimate/cap.ts';",
           "export * from './src/estimate/groups.ts';",
           "export * from './src/hooks/measure.ts';",
+          "export * from './src/hooks/sizing.ts';",
         ].join('\n'),
         resolveDir: root,
         loader: 'ts',

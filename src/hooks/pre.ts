@@ -17,7 +17,6 @@ import { engineRefusesWholeReads, engineVersionOf } from './engine-version.js';
 import { fileAtRisk } from './small.js';
 import type { PreToolUse, ReadInput } from './input.js';
 import {
-  asCalledBy,
   fitsAtPoint,
   fitWindow,
   fitWithRest,
@@ -25,13 +24,11 @@ import {
   mayGamble,
   measureWindow,
   namedIfItMayFit,
-  rememberedSpans,
   shortRunBefore,
-  sizingByMap,
-  sizingFrom,
   SPARSEST_REACH,
   type Sizing,
 } from './measure.js';
+import { asCalledBy, rememberedSpans, sizingByMap, sizingFrom } from './sizing.js';
 import { clampedNote } from './note.js';
 import { askedLines, classifyRead, clampedInput, firstLine, wholeInput, type ReadRequest } from './request.js';
 import { awaitModelCall, transcriptEngineVersion, transcriptSize } from './transcript.js';

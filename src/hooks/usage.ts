@@ -35,7 +35,8 @@ import { splitsDigits } from '../state/model.js';
 import type { HookContext } from './context.js';
 import { numbersWithArrow } from './engine-version.js';
 import { digitSplitCost, indentationCost, indentationKept, lineNumberCost, ratioOfUsage } from './line-numbers.js';
-import { measureWindow, remember, roundedShares, toRemember, usageRatio } from './measure.js';
+import { measureWindow, roundedShares, usageRatio } from './measure.js';
+import { remember, toRemember } from './sizing.js';
 import { awaitModelCall, bannerCount, modelCall, resultTokens, transcriptSize, type BannerCount } from './transcript.js';
 
 /** What the learning steps read of a hook's event. */

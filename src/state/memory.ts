@@ -23,13 +23,13 @@ export interface ModelMemory {
    * a gateway without count_tokens, where that is every count the engine makes. */
   countsByLength?: number;
   /** What the line numbers of a Read's result cost this model, where it is less than the rule the usage is read by
-   * (hooks/measure.ts, `lineNumberCost`): a share of that rule, and when a retry last told it. */
+   * (hooks/line-numbers.ts, `lineNumberCost`): a share of that rule, and when a retry last told it. */
   lineNumbers?: { cost: number; at: number };
   /** What the line numbers of a Read's result cost this model beyond that rule on each line that starts with a
-   * space or a tab (hooks/measure.ts, `indentationCost`): tokens a line, and when a retry last told it. */
+   * space or a tab (hooks/line-numbers.ts, `indentationCost`): tokens a line, and when a retry last told it. */
   indentation?: { extra: number; at: number };
   /** How far this model's line numbers cost beyond the rule toward a token for each digit and one for the tab
-   * (hooks/measure.ts, `digitSplitCost`): 0 the rule, 1 every digit apart; and when a retry last told it. */
+   * (hooks/line-numbers.ts, `digitSplitCost`): 0 the rule, 1 every digit apart; and when a retry last told it. */
   digits?: { split: number; at: number };
 }
 

@@ -35,7 +35,7 @@ const ridgeOf = (g: number) => (g === THREE_BYTE_GROUP ? THREE_BYTE_RIDGE : RIDG
 const maxFactorOf = (g: number) => (g === THREE_BYTE_GROUP ? MAX_THREE_BYTE_FACTOR : MAX_FACTOR);
 
 /** The prior of a model from its counts; `digitsApart`: a retry told that its line numbers cost a token a digit
- * (hooks/measure.ts, `digitSplitCost`), so it counts the numbers of any text so. */
+ * (hooks/line-numbers.ts, `digitSplitCost`), so it counts the numbers of any text so. */
 export function modelPrior(observations: readonly Observation[], digitsApart = false): ModelPrior | undefined {
   const usable = observations.filter(
     (o) => o.point.length === GROUP_COUNT && o.tokens > 0 && o.point.some((p) => p > 0),

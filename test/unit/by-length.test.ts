@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { countedByLength, lengthDivisor } from '../../src/estimate/cap.js';
 import { WindowFit, type Budget } from '../../src/estimate/fit.js';
-import { countsByLength, LENGTH_SIZING, budgetFor } from '../../src/hooks/measure.js';
+import { LENGTH_SIZING, budgetFor } from '../../src/hooks/measure.js';
+import { countsByLength } from '../../src/hooks/sizing.js';
 import {
   countsByLengthOf, emptyMemory, MEMORY_MAX_AGE_MS, normalizeMemory, observationsOf, withObservation,
   withModelCountsByLength as memoryByLength,

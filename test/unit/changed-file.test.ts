@@ -1,12 +1,13 @@
 // A file edited or grown since a count taught its density: most of it is the text that was counted, so that density
-// sizes its windows in place of the model's prior (hooks/measure.ts, `earlierDensity` and `sizingForVersion`).
+// sizes its windows in place of the model's prior (hooks/sizing.ts, `earlierDensity` and `sizingForVersion`).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sharesOf } from '../../src/estimate/groups';
 import { VERSION_SAFETY } from '../../src/estimate/weights';
-import { budgetFor, fitWindow, measureWindow, sizingForVersion, sizingFrom } from '../../src/hooks/measure';
+import { budgetFor, fitWindow, measureWindow } from '../../src/hooks/measure';
+import { sizingForVersion, sizingFrom } from '../../src/hooks/sizing';
 import { lineSketch, sketchResemblance } from '../../src/state/digest';
 import { emptyMemory, rememberedVersion, withFile } from '../../src/state/memory';
 import { emptyState, learnedForVersion, withLearned, type Learned } from '../../src/state/session';

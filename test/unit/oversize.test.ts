@@ -9,10 +9,19 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CHANGED_TEXT_SAFETY, PRIOR_SAFETY, WEIGHTS, type Weights } from '../../src/estimate/weights';
 import { sharesOf } from '../../src/estimate/groups';
 import {
-  budgetFor, continuation, fitsAtPoint, fitWindow, LENGTH_SIZING, measureWindow, OTHER_TEXT_DISTANCE, PRIOR_SIZING,
-  revisitPassedOver, skipOversize, sizingFor,
+  budgetFor,
+  continuation,
+  fitsAtPoint,
+  fitWindow,
+  LENGTH_SIZING,
+  measureWindow,
+  OTHER_TEXT_DISTANCE,
+  PRIOR_SIZING,
+  revisitPassedOver,
+  skipOversize,
   type Sizing,
 } from '../../src/hooks/measure';
+import { sizingFor } from '../../src/hooks/sizing';
 
 const dir = mkdtempSync(join(tmpdir(), 'rcp-oversize-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,15 +4,8 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  continuation,
-  LENGTH_SIZING,
-  measureWindow,
-  namedWindow,
-  PRIOR_SIZING,
-  sizingByMap,
-  sizingFor,
-} from '../../src/hooks/measure';
+import { continuation, LENGTH_SIZING, measureWindow, namedWindow, PRIOR_SIZING } from '../../src/hooks/measure';
+import { sizingByMap, sizingFor } from '../../src/hooks/sizing';
 import { WHOLE_FILE_MAX_BYTES } from '../../src/estimate/cap';
 import { FOLLOW_SAFETY, PRIOR_SAFETY, REST_PRIOR_SAFETY, WEIGHTS } from '../../src/estimate/weights';
 import { planWindow } from '../../src/hooks/pre';

@@ -16,7 +16,8 @@ import {
   STEADY_STEPS,
 } from '../../src/estimate/weights';
 import { densityShifts, densitySteps } from '../../src/hooks/usage';
-import { budgetFor, fitWindow, fitsAtPoint, mayGamble, measureWindow, sizingFor } from '../../src/hooks/measure';
+import { budgetFor, fitWindow, fitsAtPoint, mayGamble, measureWindow } from '../../src/hooks/measure';
+import { sizingFor } from '../../src/hooks/sizing';
 import { isLearned } from '../../src/state/session';
 import { prose } from '../helpers/text';
 
