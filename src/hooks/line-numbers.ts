@@ -101,6 +101,39 @@ export function digitSplitCost(
   return Math.round(Math.min(1, least) * 1e3) / 1e3;
 }
 
+/** Whether the retry of a refused window proves that the model does not split its line numbers by the digit: even
+ * with an error of `RETRY_TEXT_ERROR` in its text's count the other way, they cost under `DIGITS_TO_TELL` of the way
+ * from the rule toward a token a digit. Indented lines or not: what an indented line may cost more only adds to it.
+ * Stronger than `digitSplitCost`'s 0, which says only that the retry proves no more; it needs numbers of many
+ * digits (TypeScript's compiler at lines 12,121-12,877 under Claude-dense: 2.05 tokens a line where the rule takes 2
+ * and a token a digit 6). Pure. */
+export function refutesDigitSplit(
+  resultTokens: number,
+  textTokens: number,
+  numbers: { numbering: number; split: number },
+): boolean {
+  const room = numbers.split - numbers.numbering;
+  const error = RETRY_TEXT_ERROR * textTokens;
+  if (error >= room) return false;
+  return (resultTokens - textTokens + error - numbers.numbering) / room < DIGITS_TO_TELL;
+}
+
+/** What a model's memory keeps of how far its line numbers cost toward a token a digit (state/memory.ts, `digits`),
+ * where it kept `known` (undefined: nothing), once a retry told `told` (`digitSplitCost`; undefined: it could not
+ * tell) and proved the rule or not (`refuted`, `refutesDigitSplit`). A proof of the rule is kept over what the
+ * model's counts of data seem to say; a retry that proves only no more than the rule forgets a split kept before
+ * (the counts may tell it again), not such a proof. Pure. */
+export function digitSplitKept(
+  known: number | undefined,
+  told: number | undefined,
+  refuted: boolean,
+): number | undefined {
+  if (refuted) return 0;
+  if (told === undefined) return known;
+  if (told > 0) return told;
+  return known === 0 ? 0 : undefined;
+}
+
 /** The least share of a retry's lines that must be indented for it to tell what an indented line's number costs. */
 export const INDENTED_TO_TELL = 0.5;
 /** How far a retry's text may count from the refused window's density, the count it is read by (a prefix of text

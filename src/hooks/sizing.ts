@@ -13,7 +13,7 @@ import {
 import { contentDigest, DIGEST_MAX_BYTES, lineSketch } from '../state/digest.js';
 import {
   countsByLengthOf,
-  digitSplitCostOf,
+  digitSplitTold,
   observationsOf,
   rememberedFile,
   rememberedVersion,
@@ -112,7 +112,8 @@ export function sizingFrom(
     ...(kept?.overCap ? { overCap: kept.overCap } : {}),
   });
   if (countsByLength(state, memory, now)) return within(LENGTH_SIZING);
-  const prior = modelPrior(observationsOf(memory, model, now), digitSplitCostOf(memory, model, now) > 0);
+  const digitsTold = digitSplitTold(memory, model, now);
+  const prior = modelPrior(observationsOf(memory, model, now), digitsTold === undefined ? undefined : digitsTold > 0);
   if (told) return within(sizingFor(told, true, prior));
   const known = learnedFor(state, file.path, file.size, file.mtimeMs) ?? kept;
   if (known) return within(sizingFor(known, followOn, prior));

@@ -6,7 +6,7 @@ import { estimateTokens } from '../estimate/density.js';
 import { shareDistance } from '../estimate/groups.js';
 import { CALM_STEPS, CHANGED_TEXT_DISTANCE, SAME_TEXT_DISTANCE, STEADY_STEPS } from '../estimate/weights.js';
 import {
-  digitSplitCostOf,
+  digitSplitTold,
   indentationCostOf,
   lineNumberCostOf,
   observationsOf,
@@ -34,7 +34,15 @@ import {
 import { splitsDigits } from '../state/model.js';
 import type { HookContext } from './context.js';
 import { numbersWithArrow } from './engine-version.js';
-import { digitSplitCost, indentationCost, indentationKept, lineNumberCost, ratioOfUsage } from './line-numbers.js';
+import {
+  digitSplitCost,
+  digitSplitKept,
+  indentationCost,
+  indentationKept,
+  lineNumberCost,
+  ratioOfUsage,
+  refutesDigitSplit,
+} from './line-numbers.js';
 import { measureWindow, roundedShares, usageRatio } from './measure.js';
 import { remember, toRemember } from './sizing.js';
 import { awaitModelCall, bannerCount, modelCall, resultTokens, transcriptSize, type BannerCount } from './transcript.js';
@@ -238,9 +246,10 @@ function usageWithLineNumbers(
 ): ReturnType<typeof usageRatio> {
   const memory = ctx.store.readMemory();
   const known = lineNumberCostOf(memory, model, ctx.now);
-  const storedDigits = digitSplitCostOf(memory, model, ctx.now);
-  // Line numbers are numbers: a model whose counts tell that it splits them by the digit (state/model.ts) splits these.
-  const knownDigits = storedDigits || (splitsDigits(observationsOf(memory, model, ctx.now)) ? 1 : 0);
+  const toldBefore = digitSplitTold(memory, model, ctx.now);
+  // Line numbers are numbers: a model whose counts tell that it splits them by the digit (state/model.ts) splits these,
+  // unless a retry told otherwise.
+  const knownDigits = toldBefore ?? (splitsDigits(observationsOf(memory, model, ctx.now)) ? 1 : 0);
   const knownIndent = indentationCostOf(memory, model, ctx.now);
   const usage = usageRatio(path, seen, resultTokens, ctx.deadline, known, knownIndent, knownDigits);
   const refused = before?.countedWindow;
@@ -252,17 +261,21 @@ function usageWithLineNumbers(
   const cost = told ?? known;
   // Where the rule holds or costs more, the numbers may cost more on every line (by the digit), or on an indented one.
   const lines = { indented: usage.indented, all: seen.lines };
-  const toldDigits = cost < 1 ? 0 : digitSplitCost(resultTokens, textTokens, usage, lines);
+  const refuted = refutesDigitSplit(resultTokens, textTokens, usage);
+  const toldDigits = refuted || cost < 1 ? 0 : digitSplitCost(resultTokens, textTokens, usage, lines);
   const digits = toldDigits ?? knownDigits;
+  const keptDigits = digitSplitKept(toldBefore, toldDigits, refuted);
   const numbers = usage.numbering * cost + digits * (usage.split - usage.numbering);
   const dearer = cost < 1 ? 0 : indentationCost(resultTokens, textTokens, numbers, lines);
   // An indented line's cost told before the digits' was read against the rule: it held theirs.
   const indent = indentationKept(digits > 0 && knownDigits === 0 ? 0 : knownIndent, dearer);
-  if (cost === known && digits === knownDigits && indent === knownIndent) return usage;
+  // A split or a proof told again is kept from now on (what a retry told ages out).
+  const digitsTold = keptDigits !== toldBefore || refuted || (toldDigits ?? 0) > 0;
+  if (cost === known && digits === knownDigits && indent === knownIndent && !digitsTold) return usage;
   if (model !== undefined) {
     ctx.store.updateMemory((m) => {
       const numbers = withLineNumberCost(m, model, cost, ctx.now);
-      const numbered = withDigitSplitCost(numbers, model, toldDigits ?? storedDigits, ctx.now);
+      const numbered = digitsTold ? withDigitSplitCost(numbers, model, keptDigits, ctx.now) : numbers;
       return withIndentationCost(numbered, model, indent, ctx.now);
     });
   }

@@ -11,6 +11,7 @@ import { isPagerCommand, readHandlers, type HookEvent, type Json, PAGER_EVENTS }
 import {
   countsByLengthOf,
   digitSplitCostOf,
+  digitSplitTold,
   indentationCostOf,
   lineNumberCostOf,
   observationsOf,
@@ -216,7 +217,10 @@ export function memoryFinding(file: string, memory: Memory | undefined, now: num
   const splitNumbers = models
     .filter((m) => digitSplitCostOf(memory, m, now) > 0)
     .map((m) => `${m} (${digitSplitCostOf(memory, m, now)} of the way)`);
-  const digitCounters = models.filter((m) => splitsDigits(observationsOf(memory, m, now)));
+  // A retry's word on the line numbers outweighs the counts of data (state/memory.ts, `digits`).
+  const digitCounters = models.filter(
+    (m) => digitSplitTold(memory, m, now) === undefined && splitsDigits(observationsOf(memory, m, now)),
+  );
   const dearIndents = models
     .filter((m) => indentationCostOf(memory, m, now) > 0)
     .map((m) => `${m} (+${indentationCostOf(memory, m, now)} a line)`);

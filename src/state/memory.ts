@@ -29,7 +29,9 @@ export interface ModelMemory {
    * space or a tab (hooks/line-numbers.ts, `indentationCost`): tokens a line, and when a retry last told it. */
   indentation?: { extra: number; at: number };
   /** How far this model's line numbers cost beyond the rule toward a token for each digit and one for the tab
-   * (hooks/line-numbers.ts, `digitSplitCost`): 0 the rule, 1 every digit apart; and when a retry last told it. */
+   * (hooks/line-numbers.ts, `digitSplitCost`): 0 the rule, 1 every digit apart; and when a retry last told it. A 0
+   * is a retry's proof that they cost the rule (`refutesDigitSplit`), which outweighs what the model's counts of data
+   * seem to say (state/model.ts, `splitsDigits`). */
   digits?: { split: number; at: number };
 }
 
@@ -194,16 +196,21 @@ export function indentationCostOf(memory: Memory, model: string | undefined, now
   return toldOf(memory, model, 'indentation', now)?.extra ?? 0;
 }
 
-/** How far the model's line numbers cost toward a token a digit as a retry told it (`split` 0: the rule, and
- * nothing is kept). */
-export function withDigitSplitCost(memory: Memory, model: string, split: number, at: number): Memory {
-  return withTold(memory, model, 'digits', split > 0 ? { split, at } : undefined);
+/** How far the model's line numbers cost toward a token a digit as a retry told it: 0, that a retry proved they cost
+ * the rule (hooks/line-numbers.ts, `refutesDigitSplit`); undefined, nothing is kept. */
+export function withDigitSplitCost(memory: Memory, model: string, split: number | undefined, at: number): Memory {
+  return withTold(memory, model, 'digits', split === undefined ? undefined : { split, at });
 }
 
 /** How far the model's line numbers cost toward a token a digit, as last told within the age limit at `now`; 0 when
  * none was. */
 export function digitSplitCostOf(memory: Memory, model: string | undefined, now: number): number {
-  return toldOf(memory, model, 'digits', now)?.split ?? 0;
+  return digitSplitTold(memory, model, now) ?? 0;
+}
+
+/** The same, undefined when no retry told it within the age limit: then the model's counts may tell it instead. */
+export function digitSplitTold(memory: Memory, model: string | undefined, now: number): number | undefined {
+  return toldOf(memory, model, 'digits', now)?.split;
 }
 
 /** What a retry tells of a model's line numbers, each kept with when it was last told. */
@@ -415,7 +422,7 @@ export function normalizeMemory(raw: unknown, groups: number): Memory {
         .slice(-MEMORY_MAX_OBSERVATIONS);
       const lineNumbers = toldValue(m.lineNumbers, 'cost', (cost) => cost > 0 && cost < 1);
       const indentation = toldValue(m.indentation, 'extra', (extra) => extra > 0 && extra <= MAX_INDENTATION_COST);
-      const digits = toldValue(m.digits, 'split', (split) => split > 0 && split <= 1);
+      const digits = toldValue(m.digits, 'split', (split) => split >= 0 && split <= 1);
       setOwn(memory.models, name, {
         observations,
         ...(isFiniteNumber(m.countsByLength) ? { countsByLength: m.countsByLength } : {}),

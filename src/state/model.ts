@@ -34,14 +34,15 @@ const MAX_THREE_BYTE_FACTOR = 5;
 const ridgeOf = (g: number) => (g === THREE_BYTE_GROUP ? THREE_BYTE_RIDGE : RIDGE);
 const maxFactorOf = (g: number) => (g === THREE_BYTE_GROUP ? MAX_THREE_BYTE_FACTOR : MAX_FACTOR);
 
-/** The prior of a model from its counts; `digitsApart`: a retry told that its line numbers cost a token a digit
- * (hooks/line-numbers.ts, `digitSplitCost`), so it counts the numbers of any text so. */
-export function modelPrior(observations: readonly Observation[], digitsApart = false): ModelPrior | undefined {
+/** The prior of a model from its counts; `digitsApart`: what a retry told of its line numbers (hooks/line-numbers.ts,
+ * `digitSplitCost`): true, that they cost a token a digit, so it counts the numbers of any text so; false, that they
+ * cost the rule, so it does not, whatever its counts of data seem to say (`splitsDigits`); undefined, nothing. */
+export function modelPrior(observations: readonly Observation[], digitsApart?: boolean): ModelPrior | undefined {
   const usable = observations.filter(
     (o) => o.point.length === GROUP_COUNT && o.tokens > 0 && o.point.some((p) => p > 0),
   );
-  if (usable.length === 0 && !digitsApart) return undefined;
-  const split = digitsApart || splitsDigits(usable);
+  if (usable.length === 0 && digitsApart !== true) return undefined;
+  const split = digitsApart ?? splitsDigits(usable);
   const base = split ? DIGITS_APART_WEIGHTS : WEIGHTS;
   const k = fitFactors(split ? usable.map(withDigitsApart) : usable);
   const weights = { ...base };
@@ -91,7 +92,9 @@ const DIGITS_APART_TO_TELL = 0.4;
  * how much denser the model counts text of few digits (`commonFactor` of those counts, when it has any; never below
  * 1: a model denser on all text is not taken for one that splits digits). On the rounds corpus and held-out files,
  * the oracle's windows rich in digits (the first six of each file) tell 0.15 at most under Claude-dense, and nothing
- * under o200k, cl100k, Llama 3, r50k and the old Claude tokenizer; 0.41-1.03 under Mistral's. Pure. */
+ * under o200k, cl100k, Llama 3, r50k and the old Claude tokenizer; 0.41-1.03 under Mistral's. But lines of numbers
+ * and commas alone (TypeScript's tables of Unicode ranges) count 1.5 times their estimate under Claude-dense, which
+ * tells more than 0.4: what a retry tells of the line numbers outweighs this (`modelPrior`, hooks/usage.ts). Pure. */
 export function splitsDigits(observations: readonly Observation[]): boolean {
   const rich = observations.filter((o) => digitsApartShare(o) >= RICH_IN_DIGITS);
   if (rich.length === 0) return false;

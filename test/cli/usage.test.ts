@@ -632,6 +632,41 @@ describe('a Read of the model\'s refused: the advice starts a reading that the n
     }
   });
 
+  it('a model that counts bare numbers densely but does not split them: a retry says so, and is believed', () => {
+    // Claude-dense counts lines of numbers and commas (TypeScript's tables of Unicode ranges) 1.5 times their
+    // estimate, which reads as a model that counts numbers a token a digit. Its line numbers were then taken to cost
+    // 6 tokens a line from line 10,000 on, where they cost 2: every usage read as text that much sparser than it is,
+    // and windows of indented code sized from it were refused one after another (TypeScript's compiler: 35 of 145 at
+    // a cap of 10,000). The retry of the first refused one proves the numbers cost the rule.
+    const dense = countText('claude-dense');
+    let seed = 11;
+    const next = () => (seed = (seed * 16_807) % 2_147_483_647);
+    const tables = join(dir, 'tables.js');
+    writeFileSync(tables, `${Array.from({ length: 12 }, (_, line) =>
+      `var unicodeTable${line} = [${Array.from({ length: 900 }, () => 65 + (next() % 70_000)).join(', ')}];`).join('\n')}\n`);
+    const code = (name: string, seed: number) => {
+      const path = join(dir, name);
+      writeFileSync(path, `${Array.from({ length: 30_000 }, (_, i) =>
+        `    const node${i} = factory.create(kind${(i * seed) % 97}, "name_${i % 1013}", flags | ${i % 7});`).join('\n')}\n`);
+      return path;
+    };
+    const model = { refuses: true, counter: dense };
+    const fromLine10001 = (read: ReturnType<typeof reading>) => {
+      const got = [read({ offset: 10_001, limit: 20_000 })];
+      for (let ask = got[0]!.readOn; ask && got.length < 10; ask = got.at(-1)!.readOn) got.push(read(ask));
+      return got;
+    };
+    // One session: the tables are refused (that count seems to say a token a digit), then code read from line 10,001,
+    // whose first refused window's retry proves the numbers cost the rule.
+    expect(readAll(reading('bare-numbers', 4, { path: tables, ...model })).some((w) => w.refused)).toBe(true);
+    fromLine10001(reading('bare-numbers-code', 4, { path: code('compiler.js', 1), ...model, stateOf: 'bare-numbers' }));
+    // A later session reads other code from line 10,001: its second window, sized by the first one's usage, fits.
+    const later = fromLine10001(reading('bare-numbers-later', 4, { path: code('checker.js', 3), ...model,
+      stateOf: 'bare-numbers' }));
+    expect(later.filter((w) => w.refused)).toEqual([]);
+    for (let i = 1; i < later.length; i++) expect(later[i]!.first).toBe(later[i - 1]!.first + later[i - 1]!.lines);
+  });
+
   it('after the refusal, each window\'s count teaches the file again: where the text grows sparser, windows widen', () => {
     // Lines that start with a word, read from line 10001: the harness counts the line numbers at the text's rate,
     // which at 3 characters a token is what a real tokenizer takes for a five-digit number and its tab.
