@@ -636,18 +636,18 @@ describe('a Read of the model\'s refused: the advice starts a reading that the n
     // Claude-dense counts lines of numbers and commas (TypeScript's tables of Unicode ranges) 1.5 times their
     // estimate, which reads as a model that counts numbers a token a digit. Its line numbers were then taken to cost
     // 6 tokens a line from line 10,000 on, where they cost 2: every usage read as text that much sparser than it is,
-    // and windows of indented code sized from it were refused one after another (TypeScript's compiler: 35 of 145 at
-    // a cap of 10,000). The retry of the first refused one proves the numbers cost the rule.
+    // and windows of indented code sized from it were refused one after another (TypeScript's compiler: 35 refusals in
+    // 394 Reads at a cap of 10,000). The retry of the first refused one proves the numbers cost the rule.
     const dense = countText('claude-dense');
     let seed = 11;
     const next = () => (seed = (seed * 16_807) % 2_147_483_647);
     const tables = join(dir, 'tables.js');
     writeFileSync(tables, `${Array.from({ length: 12 }, (_, line) =>
       `var unicodeTable${line} = [${Array.from({ length: 900 }, () => 65 + (next() % 70_000)).join(', ')}];`).join('\n')}\n`);
-    const code = (name: string, seed: number) => {
+    const code = (name: string, stride: number) => {
       const path = join(dir, name);
       writeFileSync(path, `${Array.from({ length: 30_000 }, (_, i) =>
-        `    const node${i} = factory.create(kind${(i * seed) % 97}, "name_${i % 1013}", flags | ${i % 7});`).join('\n')}\n`);
+        `    const node${i} = factory.create(kind${(i * stride) % 97}, "name_${i % 1013}", flags | ${i % 7});`).join('\n')}\n`);
       return path;
     };
     const model = { refuses: true, counter: dense };

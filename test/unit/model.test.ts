@@ -148,7 +148,7 @@ describe('a model that counts numbers a token a digit (Mistral\'s and Llama 2\'s
     // TypeScript's compiler holds tables of Unicode ranges, a line each: `[170, 170, 181, 181, 186, ...]`. Claude-dense
     // counts such a line 1.5 times its estimate (its commas and spaces, not its digits), which reads as a token a
     // digit; the line numbers of every later window were then taken to cost 6 tokens where they cost 2, and at a cap
-    // of 10,000 a third of its windows were refused. A retry tells what the numbers cost (line-numbers.ts).
+    // of 10,000 35 of its windows were refused. A retry tells what the numbers cost (line-numbers.ts).
     let seed = 7;
     const next = () => (seed = (seed * 16_807) % 2_147_483_647);
     const ranges = Array.from({ length: 4 }, (_, line) =>
