@@ -261,18 +261,18 @@ export function withSpan(
   file: { path: string; size: number; mtimeMs: number },
   span: [number, number, number],
 ): Memory {
-  const here = ownValue(memory.files, file.path);
-  if (!here || here.size !== file.size || here.mtimeMs !== file.mtimeMs) return memory;
-  const [first, last] = span;
-  const kept = (here.spans ?? []).flatMap(([f, l, ratio]) => {
-    if (l! < first || f! > last) return [[f!, l!, ratio!]];
-    return [
-      ...(f! < first ? [[f!, first - 1, ratio!]] : []),
-      ...(l! > last ? [[last + 1, l!, ratio!]] : []),
-    ];
+  return withUnchangedFile(memory, file, (here) => {
+    const [first, last] = span;
+    const kept = (here.spans ?? []).flatMap(([f, l, ratio]) => {
+      if (l! < first || f! > last) return [[f!, l!, ratio!]];
+      return [
+        ...(f! < first ? [[f!, first - 1, ratio!]] : []),
+        ...(l! > last ? [[last + 1, l!, ratio!]] : []),
+      ];
+    });
+    const spans = [...kept, [first, last, Math.round(span[2] * 10_000) / 10_000]].sort((a, b) => a[0]! - b[0]!);
+    return { ...here, spans: fewestSpans(spans) };
   });
-  const spans = [...kept, [first, last, Math.round(span[2] * 10_000) / 10_000]].sort((a, b) => a[0]! - b[0]!);
-  return { ...memory, files: { ...memory.files, [file.path]: { ...here, spans: fewestSpans(spans) } } };
 }
 
 /** The memory with lines `[first, last]` of the file kept at `path` (when it is that unchanged file) known over `cap`
@@ -282,22 +282,33 @@ export function withOverCap(
   file: { path: string; size: number; mtimeMs: number },
   range: [number, number, number],
 ): Memory {
+  return withUnchangedFile(memory, file, (here) => {
+    let [first, last] = range;
+    const cap = range[2];
+    const kept: number[][] = [];
+    for (const [f, l, c] of here.overCap ?? []) {
+      if (c === cap && l! + 1 >= first && f! <= last + 1) {
+        first = Math.min(first, f!);
+        last = Math.max(last, l!);
+      } else {
+        kept.push([f!, l!, c!]);
+      }
+    }
+    const overCap = [...kept, [first, last, cap]].sort((a, b) => a[0]! - b[0]! || a[2]! - b[2]!);
+    return { ...here, overCap: overCap.slice(0, MEMORY_MAX_OVER_CAP) };
+  });
+}
+
+/** The memory with the entry of the file kept at `path` replaced by `update` of it, when it is that unchanged file;
+ * else the memory as it was. */
+function withUnchangedFile(
+  memory: Memory,
+  file: { path: string; size: number; mtimeMs: number },
+  update: (here: RememberedFile) => RememberedFile,
+): Memory {
   const here = ownValue(memory.files, file.path);
   if (!here || here.size !== file.size || here.mtimeMs !== file.mtimeMs) return memory;
-  let [first, last] = range;
-  const cap = range[2];
-  const kept: number[][] = [];
-  for (const [f, l, c] of here.overCap ?? []) {
-    if (c === cap && l! + 1 >= first && f! <= last + 1) {
-      first = Math.min(first, f!);
-      last = Math.max(last, l!);
-    } else {
-      kept.push([f!, l!, c!]);
-    }
-  }
-  const overCap = [...kept, [first, last, cap]].sort((a, b) => a[0]! - b[0]! || a[2]! - b[2]!);
-  const entry = { ...here, overCap: overCap.slice(0, MEMORY_MAX_OVER_CAP) };
-  return { ...memory, files: { ...memory.files, [file.path]: entry } };
+  return { ...memory, files: { ...memory.files, [file.path]: update(here) } };
 }
 
 /** The ranges of `overCap` (`RememberedFile.overCap`) over a cap of `cap`: a line over a cap is over every lower one.

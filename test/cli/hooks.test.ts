@@ -420,6 +420,18 @@ describe('a window shortened by another hook', () => {
 });
 
 describe('post after a refusal', () => {
+  /** A Read of lines 1-`limit` of a file whose first line is short and second long: clamped to line 1, whose note
+   * names line 2 alone (`named`); then line 2 refused at `count` tokens. Returns the advice after the refusal. */
+  function lineTwoRefused(s: string, file: string, limit: number, count: number, named: string): string {
+    const asked = { file_path: file, offset: 1, limit };
+    expect(runHook('pre', preEvent(s, `${s}-1`, asked), env).json.hookSpecificOutput.updatedInput.limit).toBe(1);
+    const first = runHook('post', postEvent(s, `${s}-1`, { ...asked, limit: 1 }, engineRead(file, 1, 1)), env);
+    expect(first.json.hookSpecificOutput.additionalContext).toContain(named);
+    const refused = `File content (${count} tokens) exceeds maximum allowed tokens (25000).`;
+    const fail = runHook('post', failureEvent(s, `${s}-2`, { file_path: file, offset: 2, limit: 1 }, refused), env);
+    return fail.json.hookSpecificOutput.additionalContext;
+  }
+
   it('reads the engine\'s count, names a window that fits, and the next pre uses what it learned', () => {
     const file = join(dir, 'big.txt');
     const s = 'sess-refusal';
@@ -565,14 +577,7 @@ describe('post after a refusal', () => {
     // The precondition: by the refused line's density the line after it is under the cap; by its characters, over.
     expect(estimateTokens(`${sparser}\n`) * ratio).toBeLessThan(25_000);
     expect((sparser.length * count) / denser.length).toBeGreaterThan(25_000);
-    const s = 'sess-by-chars';
-    const asked = { file_path: file, offset: 1, limit: 4 };
-    expect(runHook('pre', preEvent(s, 'c1', asked), env).json.hookSpecificOutput.updatedInput.limit).toBe(1);
-    const first = runHook('post', postEvent(s, 'c1', { ...asked, limit: 1 }, engineRead(file, 1, 1)), env);
-    expect(first.json.hookSpecificOutput.additionalContext).toContain('offset=2 limit=1 (line 2)');
-    const refused = `File content (${count} tokens) exceeds maximum allowed tokens (25000).`;
-    const fail = runHook('post', failureEvent(s, 'c2', { file_path: file, offset: 2, limit: 1 }, refused), env);
-    const advice: string = fail.json.hookSpecificOutput.additionalContext;
+    const advice = lineTwoRefused('sess-by-chars', file, 4, count, 'offset=2 limit=1 (line 2)');
     expect(advice).toContain('Line 2 alone is over the cap');
     expect(advice).toContain('Reading goes on with offset=3 limit=2.');
   });
@@ -583,13 +588,7 @@ describe('post after a refusal', () => {
     const han = '漢字文化圏的書写体系'.repeat(3000);
     writeFileSync(file, `short first line\n${`${han}\n`.repeat(20)}last line\n`);
     const count = Math.round(estimateTokens(`${han}\n`) * 1.1);
-    const s = 'sess-many-han';
-    const asked = { file_path: file, offset: 1, limit: 30 };
-    expect(runHook('pre', preEvent(s, 'm1', asked), env).json.hookSpecificOutput.updatedInput.limit).toBe(1);
-    const first = runHook('post', postEvent(s, 'm1', { ...asked, limit: 1 }, engineRead(file, 1, 1)), env);
-    expect(first.json.hookSpecificOutput.additionalContext).toContain('offset=2 limit=1 (line 2 alone,');
-    const fail = runHook('post', failureEvent(s, 'm2', { file_path: file, offset: 2, limit: 1 }, `File content (${count} tokens) exceeds maximum allowed tokens (25000).`), env);
-    const advice: string = fail.json.hookSpecificOutput.additionalContext;
+    const advice = lineTwoRefused('sess-many-han', file, 30, count, 'offset=2 limit=1 (line 2 alone,');
     expect(advice).toContain('Lines 2-17 are each over the cap');
     expect(advice).not.toContain('may fit');
   });
@@ -602,13 +601,7 @@ describe('post after a refusal', () => {
     writeFileSync(file, `short first line\n${han}\n${han}\nlast line\n`);
     const count = Math.round(estimateTokens(`${han}\n`) * 1.1);
     const s = 'sess-han-last';
-    const asked = { file_path: file, offset: 1, limit: 2000 };
-    expect(runHook('pre', preEvent(s, 'h1', asked), env).json.hookSpecificOutput.updatedInput.limit).toBe(1);
-    const first = runHook('post', postEvent(s, 'h1', { ...asked, limit: 1 }, engineRead(file, 1, 1)), env);
-    expect(first.json.hookSpecificOutput.additionalContext).toContain('offset=2 limit=1 (line 2 alone,');
-    const refused = `File content (${count} tokens) exceeds maximum allowed tokens (25000).`;
-    const fail = runHook('post', failureEvent(s, 'h2', { file_path: file, offset: 2, limit: 1 }, refused), env);
-    const advice: string = fail.json.hookSpecificOutput.additionalContext;
+    const advice = lineTwoRefused(s, file, 2000, count, 'offset=2 limit=1 (line 2 alone,');
     expect(advice).toContain('Lines 2-3 are each over the cap');
     // The engine counts 5 lines (the last is the empty one after the final newline): a Read of 3 from line 4 comes
     // back with 2, shorter than asked.
