@@ -1,6 +1,7 @@
 // PostToolUse and PostToolUseFailure on Read: say what came back short and where reading goes on, with a
 // continuation sized to fit; after a refusal, learn the file's density from the engine's own count and name a
 // window that fits. A reading the pager leads goes on across Reads: following a note gets the next note.
+import type { Budget } from '../estimate/fit.js';
 import { countedByLength, ENGINE_PAGE_FILL, resolveCap, WHOLE_FILE_MAX_BYTES, neverCountedChars } from '../estimate/cap.js';
 import { linesOverCap } from '../state/memory.js';
 import { ownValue } from '../state/record.js';
@@ -64,7 +65,7 @@ import {
   type ShortBecause,
 } from './note.js';
 import { parseRefusal, type Refusal } from './refusal.js';
-import { askedLines, classifyRead, firstLine, notLines, type ReadRequest } from './request.js';
+import { askedLines, classifyRead, firstLine, notLines, type LinesRequest, type ReadRequest } from './request.js';
 import { modelCall, modelInput, otherReadsIn, usageToCome } from './transcript.js';
 import { learnFromTranscript } from './usage.js';
 
@@ -491,6 +492,76 @@ function fileKey(file: FileAtHand): { path: string; size: number; mtimeMs: numbe
   return { path: file.path, size: file.stat.size, mtimeMs: file.stat.mtimeMs };
 }
 
+/** The refused Read: what it asked for, of which file, from which line, and whether the file ends with a newline. */
+interface RefusedRead {
+  request: LinesRequest;
+  file: FileAtHand;
+  first: number;
+  endsNl: boolean;
+}
+
+/** What a refusal leaves the advice to size by: the cap, the file's sizing, and for a token refusal what its count
+ * taught (the refused window's characters per token, its last line, whether it reached the end of the file). */
+interface RefusalCount {
+  cap: number;
+  sizing: Sizing;
+  charsPerToken?: number;
+  refusedLast?: number;
+  refusedToEnd: boolean;
+}
+
+/** The engine's count of this very window tells the file's density better than any prior: kept in the session, and
+ * in the memory for later sessions. Undefined when the refused window cannot be measured (timed out, nothing in it).
+ * A size or range refusal says nothing about where the window ends; it is named by its first line. */
+function learnFromRefusal(
+  event: PostToolUseFailure,
+  refusal: Refusal,
+  read: RefusedRead,
+  state: SessionState,
+  ctx: HookContext,
+): RefusalCount | undefined {
+  const { request, file, first, endsNl } = read;
+  const sizing = sizingOf(state, ctx, file, false, event);
+  if (refusal.kind !== 'tokens') return { cap: resolveCap(ctx.env, state.cap).cap, sizing, refusedToEnd: false };
+  const { size, mtimeMs } = file.stat;
+  const refused = measureWindow(file.path, first, askedLines(request) ?? Infinity, ctx.deadline);
+  if (refused.scan.timedOut || refused.lines === 0 || refused.pointTokens <= 0) return undefined;
+  // A window its skip rule should never have counted was counted: that rule does not hold for this file.
+  const noFloor = sizing.noFloor || refused.chars <= neverCountedChars(refusal.cap, file.path);
+  const learned = {
+    size,
+    mtimeMs,
+    ratio: refusal.tokens / refused.pointTokens,
+    refused: true,
+    charsPerToken: refused.chars / refusal.tokens,
+    countedShares: roundedShares(refused.groups),
+    countedWindow: { first, lines: refused.lines },
+    at: ctx.now,
+    ...(noFloor ? { noFloor } : {}),
+  };
+  // The engine's own estimate by length, not a tokenizer's count: it counts every window so (count_tokens fails).
+  const byLength = countedByLength(refusal.tokens, refused.chars, file.path);
+  const model = modelCall(event.transcript_path, event.tool_use_id)?.model;
+  const wholeRefused = refusesWholeRead(request, size);
+  ctx.store.update(event.session_id, (s) => {
+    const taught = withCountsByLength(withModel(withLearned(s, file.path, learned, refusal.cap), model), byLength);
+    return wholeRefused ? withWholeReadsRefused(taught) : taught;
+  });
+  const { groups: point, digits, digitRuns } = refused;
+  const obs = { point, digits, digitRuns, tokens: refusal.tokens, at: ctx.now };
+  remember(ctx, file.path, learned, model, obs, byLength, [first, first + refused.lines - 1, learned.ratio]);
+  const { overCap } = sizing;
+  return {
+    cap: refusal.cap,
+    sizing: { ...(byLength ? LENGTH_SIZING : sizingFor(learned)), ...(overCap ? { overCap } : {}) },
+    charsPerToken: learned.charsPerToken,
+    refusedLast: first + wantedLines(refused, endsNl) - 1,
+    refusedToEnd: refused.scan.eof && refused.whole,
+  };
+}
+
+/** The note after a refused Read: what the engine's count taught, and a window that fits, or the way past the lines
+ * over the cap that no window holds. */
 function afterRefusal(
   event: PostToolUseFailure,
   plan: Plan | undefined,
@@ -510,51 +581,10 @@ function afterRefusal(
   const maxLines = askedLines(request) ?? Infinity;
   const endsNl = endsWithNewline(file.path, size);
 
-  let cap: number;
-  let sizing = sizingOf(state, ctx, file, false, event);
-  let charsPerToken: number | undefined;
-  let refusedLast: number | undefined;
-  let refusedToEnd = false;
-  if (refusal.kind === 'tokens') {
-    // The engine's count of this very window tells the file's density better than any prior.
-    const refused = measureWindow(file.path, first, maxLines, ctx.deadline);
-    if (refused.scan.timedOut || refused.lines === 0 || refused.pointTokens <= 0)
-      return silent('refused-window-unmeasured');
-    cap = refusal.cap;
-    // A window its skip rule should never have counted was counted: that rule does not hold for this file.
-    const noFloor = sizing.noFloor || refused.chars <= neverCountedChars(refusal.cap, file.path);
-    const learned = {
-      size,
-      mtimeMs,
-      ratio: refusal.tokens / refused.pointTokens,
-      refused: true,
-      charsPerToken: refused.chars / refusal.tokens,
-      countedShares: roundedShares(refused.groups),
-      countedWindow: { first, lines: refused.lines },
-      at: ctx.now,
-      ...(noFloor ? { noFloor } : {}),
-    };
-    // The engine's own estimate by length, not a tokenizer's count: it counts every window so (count_tokens fails).
-    const byLength = countedByLength(refusal.tokens, refused.chars, file.path);
-    const { overCap } = sizing;
-    sizing = { ...(byLength ? LENGTH_SIZING : sizingFor(learned)), ...(overCap ? { overCap } : {}) };
-    charsPerToken = learned.charsPerToken;
-    refusedLast = first + wantedLines(refused, endsNl) - 1;
-    refusedToEnd = refused.scan.eof && refused.whole;
-    const model = modelCall(event.transcript_path, event.tool_use_id)?.model;
-    const wholeRefused = refusesWholeRead(request, size);
-    ctx.store.update(event.session_id, (s) => {
-      const taught = withCountsByLength(withModel(withLearned(s, file.path, learned, refusal.cap), model), byLength);
-      return wholeRefused ? withWholeReadsRefused(taught) : taught;
-    });
-    const { groups: point, digits, digitRuns } = refused;
-    const obs = { point, digits, digitRuns, tokens: refusal.tokens, at: ctx.now };
-    remember(ctx, file.path, learned, model, obs, byLength, [first, first + refused.lines - 1, learned.ratio]);
-  } else {
-    // A size or range refusal says nothing about where the window ends; it is named by its first line.
-    cap = resolveCap(ctx.env, state.cap).cap;
-  }
-
+  const read: RefusedRead = { request, file, first, endsNl };
+  const counted = learnFromRefusal(event, refusal, read, state, ctx);
+  if (!counted) return silent('refused-window-unmeasured');
+  const { cap, sizing, charsPerToken, refusedLast } = counted;
   const budget = budgetFor(file.path, cap, sizing, maxLines);
   const fit = fitWindow(file.path, first, budget, ctx.deadline);
   if (fit.scan.timedOut || fit.scan.startBeyondEnd) return silent('timed-out-or-past-end');
@@ -582,61 +612,8 @@ function afterRefusal(
     fits: fitsLines > 0 ? { first, lines: fitsLines } : undefined,
     after: undefined,
   };
-  if (fitsLines === 0) {
-    // A refused window that a note of ours named (a line named alone that the model counted over the cap) is part of
-    // its reading: the way on is past it, to the end of what the model asked for, not to the end of that window.
-    const ofReading =
-      request.kind === 'window' ? readingContinued(state, file.path, size, mtimeMs, first, request.lines) : undefined;
-    const readingLast = ofReading ? ofReading.askedLast || Number.MAX_SAFE_INTEGER : undefined;
-    // A line named out of order (passed over before any count, `resume`): the lines after it were read.
-    const last = ofReading?.resume !== undefined
-      ? (refusedLast ?? first)
-      : Math.max(refusedLast ?? Number.MAX_SAFE_INTEGER, readingLast ?? 0);
-    const counted = sizing.counted && { shares: sizing.counted, last: refusedLast ?? 0 };
-    const over = linesOverCap(sizing.overCap, cap);
-    const past = skipOversize(file.path, first, last, passOverBudget(budget, sizing), ctx.deadline, counted, over);
-    if (!past?.oversize) return silent('nothing-to-advise');
-    advice.oversize = past.oversize;
-    if (!sizing.unknownDensity) keepOverCap(ctx, fileKey(file), past.oversize, cap, sizing.overCap);
-    if (ofReading?.resume !== undefined && past.nextFitting > last) {
-      // The reading goes on where it was before that line, unless that is past the end of the file, or only the
-      // empty line the engine counts after a final newline.
-      const beyond = measureWindow(file.path, ofReading.resume, 1, ctx.deadline);
-      const ended = beyond.scan.startBeyondEnd || (beyond.scan.eof && beyond.chars === 0);
-      const on = ended
-        ? undefined
-        : continuation(file.path, ofReading.resume, readingLast ?? last, cap, sizing, ctx.deadline);
-      if (on?.window) {
-        advice.after = on.window;
-      } else {
-        advice.fileEnds = ended;
-        const { resume: _done, ...reading } = ofReading;
-        ctx.store.update(event.session_id, (s) =>
-          withReading(s, file.path, { ...reading, nextFirst: 0, nextLines: 0, at: ctx.now }),
-        );
-      }
-    } else if (past.nextFitting <= last) {
-      const after = fitWindow(
-        file.path,
-        past.nextFitting,
-        { ...budget, maxLines: last - past.nextFitting + 1 },
-        ctx.deadline,
-      );
-      // Past the end, or only the empty line the engine counts after a final newline: the file has ended.
-      const ended =
-        after.scan.startBeyondEnd || (after.scan.eof && after.whole && after.lines === 1 && after.chars === 0);
-      if (!after.scan.timedOut && ended) advice.fileEnds = true;
-      else if (!after.scan.timedOut && after.lines > 0)
-        advice.after = { first: past.nextFitting, lines: wantedLines(after, endsNl) };
-      else if (!after.scan.timedOut && past.mayFit) {
-        // A line that may fit alone though not with the margin, by the density or as text other than the refused one
-        // (not a line past the most that `skipOversize` probes, which it did not judge): named as a continuation names
-        // such a line.
-        advice.after = namedAlone(file.path, past.nextFitting, last, cap, sizing, ctx.deadline);
-      }
-    } else if (refusedToEnd) {
-      advice.fileEnds = true;
-    }
+  if (fitsLines === 0 && !advisePastOversize(advice, event, read, counted, budget, state, ctx)) {
+    return silent('nothing-to-advise');
   }
   // A window that reaches the file's last line is named as every note names one (`namedWindow`): asking past that
   // line, so that a reader who pages on until a Read comes back short stops there (no note tells it the end).
@@ -676,6 +653,78 @@ function afterRefusal(
     );
   }
   return refusalNote(advice);
+}
+
+/** Where not even the refused window's first line fits: the lines over the cap from it are named (and kept in the
+ * memory), with the way past them, the window after them or the file's end, on `advice`. False when no line of the
+ * window is over the cap, so there is nothing to advise. */
+function advisePastOversize(
+  advice: RefusalAdvice,
+  event: PostToolUseFailure,
+  read: RefusedRead,
+  counted: RefusalCount,
+  budget: Budget,
+  state: SessionState,
+  ctx: HookContext,
+): boolean {
+  const { request, file, first, endsNl } = read;
+  const { size, mtimeMs } = file.stat;
+  const { cap, sizing, refusedLast, refusedToEnd } = counted;
+  // A refused window that a note of ours named (a line named alone that the model counted over the cap) is part of
+  // its reading: the way on is past it, to the end of what the model asked for, not to the end of that window.
+  const ofReading =
+    request.kind === 'window' ? readingContinued(state, file.path, size, mtimeMs, first, request.lines) : undefined;
+  const readingLast = ofReading ? ofReading.askedLast || Number.MAX_SAFE_INTEGER : undefined;
+  // A line named out of order (passed over before any count, `resume`): the lines after it were read.
+  const last = ofReading?.resume !== undefined
+    ? (refusedLast ?? first)
+    : Math.max(refusedLast ?? Number.MAX_SAFE_INTEGER, readingLast ?? 0);
+  const shares = sizing.counted && { shares: sizing.counted, last: refusedLast ?? 0 };
+  const over = linesOverCap(sizing.overCap, cap);
+  const past = skipOversize(file.path, first, last, passOverBudget(budget, sizing), ctx.deadline, shares, over);
+  if (!past?.oversize) return false;
+  advice.oversize = past.oversize;
+  if (!sizing.unknownDensity) keepOverCap(ctx, fileKey(file), past.oversize, cap, sizing.overCap);
+  if (ofReading?.resume !== undefined && past.nextFitting > last) {
+    // The reading goes on where it was before that line, unless that is past the end of the file, or only the
+    // empty line the engine counts after a final newline.
+    const beyond = measureWindow(file.path, ofReading.resume, 1, ctx.deadline);
+    const ended = beyond.scan.startBeyondEnd || (beyond.scan.eof && beyond.chars === 0);
+    const on = ended
+      ? undefined
+      : continuation(file.path, ofReading.resume, readingLast ?? last, cap, sizing, ctx.deadline);
+    if (on?.window) {
+      advice.after = on.window;
+    } else {
+      advice.fileEnds = ended;
+      const { resume: _done, ...reading } = ofReading;
+      ctx.store.update(event.session_id, (s) =>
+        withReading(s, file.path, { ...reading, nextFirst: 0, nextLines: 0, at: ctx.now }),
+      );
+    }
+  } else if (past.nextFitting <= last) {
+    const after = fitWindow(
+      file.path,
+      past.nextFitting,
+      { ...budget, maxLines: last - past.nextFitting + 1 },
+      ctx.deadline,
+    );
+    // Past the end, or only the empty line the engine counts after a final newline: the file has ended.
+    const ended =
+      after.scan.startBeyondEnd || (after.scan.eof && after.whole && after.lines === 1 && after.chars === 0);
+    if (!after.scan.timedOut && ended) advice.fileEnds = true;
+    else if (!after.scan.timedOut && after.lines > 0)
+      advice.after = { first: past.nextFitting, lines: wantedLines(after, endsNl) };
+    else if (!after.scan.timedOut && past.mayFit) {
+      // A line that may fit alone though not with the margin, by the density or as text other than the refused one
+      // (not a line past the most that `skipOversize` probes, which it did not judge): named as a continuation names
+      // such a line.
+      advice.after = namedAlone(file.path, past.nextFitting, last, cap, sizing, ctx.deadline);
+    }
+  } else if (refusedToEnd) {
+    advice.fileEnds = true;
+  }
+  return true;
 }
 
 /** The reading a refused Read of the model's starts (`model`: its window, before `pre` clamped it; undefined lines: to

@@ -30,7 +30,7 @@ import {
 } from './measure.js';
 import { asCalledBy, rememberedSpans, sizingByMap, sizingFrom } from './sizing.js';
 import { clampedNote } from './note.js';
-import { askedLines, classifyRead, clampedInput, firstLine, wholeInput, type ReadRequest } from './request.js';
+import { askedLines, classifyRead, clampedInput, firstLine, wholeInput, type LinesRequest } from './request.js';
 import { awaitModelCall, transcriptEngineVersion, transcriptSize } from './transcript.js';
 import { learnFromTranscript } from './usage.js';
 
@@ -205,7 +205,7 @@ function engineTold(state: SessionState, event: PreToolUse, ctx: HookContext, wh
 /** The sizing of a window an earlier reading of the file counted, by the densities it counted there (a read with no
  * limit of a file the engine pages too: its first window may hold more than the page); else `sizing`. */
 function byEarlierReading(
-  request: Exclude<ReadRequest, { kind: 'pass' }>,
+  request: LinesRequest,
   path: string,
   sizing: Sizing,
   spans: readonly number[][] | undefined,

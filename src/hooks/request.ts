@@ -11,6 +11,9 @@ export type ReadRequest =
   /** No limit from line 1: paged by the engine under 256 KiB, an error above. */
   | { kind: 'whole' };
 
+/** A Read of the file's lines: every kind but `pass`. */
+export type LinesRequest = Exclude<ReadRequest, { kind: 'pass' }>;
+
 /** What the engine reads some other way than as numbered lines, by extension (docs/ENGINE.md §1.7): images and PDFs
  * go to the model as they are, and a notebook as all of its cells; `offset` and `limit` change nothing for them. */
 export type NotLines = 'image' | 'pdf' | 'notebook';
@@ -38,12 +41,12 @@ export function classifyRead(input: ReadInput): ReadRequest {
 }
 
 /** The first line a Read asks for (1 for a read with no limit). */
-export function firstLine(request: Exclude<ReadRequest, { kind: 'pass' }>): number {
+export function firstLine(request: LinesRequest): number {
   return request.kind === 'whole' ? 1 : request.first;
 }
 
 /** The lines a Read asks for, or undefined for a read to the end of the file. */
-export function askedLines(request: Exclude<ReadRequest, { kind: 'pass' }>): number | undefined {
+export function askedLines(request: LinesRequest): number | undefined {
   return request.kind === 'window' ? request.lines : undefined;
 }
 
