@@ -85,6 +85,8 @@ export interface Silent {
   silent: NoNoteReason;
 }
 const silent = (reason: NoNoteReason): Silent => ({ silent: reason });
+/** A window's last line where it runs to the end of the file. */
+const MAX_LINE = Number.MAX_SAFE_INTEGER;
 
 export function handlePost(event: PostEvent, ctx: HookContext): string | Silent {
   const state = ctx.store.read(event.session_id);
@@ -492,12 +494,14 @@ function fileKey(file: FileAtHand): { path: string; size: number; mtimeMs: numbe
   return { path: file.path, size: file.stat.size, mtimeMs: file.stat.mtimeMs };
 }
 
-/** The refused Read: what it asked for, of which file, from which line, and whether the file ends with a newline. */
+/** The refused Read: what it asked for, of which file, from which line, and whether the file ends with a newline;
+ * `modelLast`: the last line of the model's own window where `pre` clamped it (the end of the file: no limit). */
 interface RefusedRead {
   request: LinesRequest;
   file: FileAtHand;
   first: number;
   endsNl: boolean;
+  modelLast?: number;
 }
 
 /** What a refusal leaves the advice to size by: the cap, the file's sizing, and for a token refusal what its count
@@ -581,7 +585,8 @@ function afterRefusal(
   const maxLines = askedLines(request) ?? Infinity;
   const endsNl = endsWithNewline(file.path, size);
 
-  const read: RefusedRead = { request, file, first, endsNl };
+  const modelLast = plan && (plan.askedLines === undefined ? MAX_LINE : plan.askedFirst + plan.askedLines - 1);
+  const read: RefusedRead = { request, file, first, endsNl, ...(modelLast ? { modelLast } : {}) };
   const counted = learnFromRefusal(event, refusal, read, state, ctx);
   if (!counted) return silent('refused-window-unmeasured');
   const { cap, sizing, charsPerToken, refusedLast } = counted;
@@ -667,18 +672,19 @@ function advisePastOversize(
   state: SessionState,
   ctx: HookContext,
 ): boolean {
-  const { request, file, first, endsNl } = read;
+  const { request, file, first, endsNl, modelLast } = read;
   const { size, mtimeMs } = file.stat;
   const { cap, sizing, refusedLast, refusedToEnd } = counted;
   // A refused window that a note of ours named (a line named alone that the model counted over the cap) is part of
   // its reading: the way on is past it, to the end of what the model asked for, not to the end of that window.
   const ofReading =
     request.kind === 'window' ? readingContinued(state, file.path, size, mtimeMs, first, request.lines) : undefined;
-  const readingLast = ofReading ? ofReading.askedLast || Number.MAX_SAFE_INTEGER : undefined;
-  // A line named out of order (passed over before any count, `resume`): the lines after it were read.
+  const readingLast = ofReading ? ofReading.askedLast || MAX_LINE : undefined;
+  // A line named out of order (passed over before any count, `resume`): the lines after it were read. Where `pre`
+  // clamped the model's window, the way on runs to the end of the model's window, not of the one that ran.
   const last = ofReading?.resume !== undefined
     ? (refusedLast ?? first)
-    : Math.max(refusedLast ?? Number.MAX_SAFE_INTEGER, readingLast ?? 0);
+    : Math.max(refusedLast ?? MAX_LINE, readingLast ?? 0, modelLast ?? 0);
   const shares = sizing.counted && { shares: sizing.counted, last: refusedLast ?? 0 };
   const over = linesOverCap(sizing.overCap, cap);
   const past = skipOversize(file.path, first, last, passOverBudget(budget, sizing), ctx.deadline, shares, over);

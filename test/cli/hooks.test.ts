@@ -533,6 +533,27 @@ describe('post after a refusal', () => {
     expect(advice).toContain('Reading goes on with offset=3 limit=2.');
   });
 
+  it('the model\'s window that pre clamped to one line, refused: reading goes on to the end of the model\'s window', () => {
+    // Babel's standalone build, in 2000-line windows: a window from a line of hex tables (39,014 characters) that the
+    // density of the code before it put under the cap alone was clamped to that line and refused, and the note said no
+    // lines follow "in that window" (the one line that ran), so the model was left to guess a window of its own.
+    const file = join(dir, 'long-then-more.txt');
+    const words = (n: number) => 'alpha beta gamma delta '.repeat(n);
+    const perRepeat = estimateTokens('alpha beta gamma delta ');
+    const long = words(Math.round(20_000 / perRepeat)); // under the cap alone by the prior, with its margin
+    writeFileSync(file, `short first line\n${long}\n${long}\n${Array.from({ length: 40 }, (_, i) => `line ${i + 4}`).join('\n')}\n`);
+    const s = 'sess-clamped-one';
+    const asked = { file_path: file, offset: 2, limit: 30 };
+    expect(runHook('pre', preEvent(s, 'c1', asked), env).json.hookSpecificOutput.updatedInput.limit).toBe(1);
+    const refused = 'File content (30000 tokens) exceeds maximum allowed tokens (25000).';
+    const fail = runHook('post', failureEvent(s, 'c1', { ...asked, limit: 1 }, refused), env);
+    const advice: string = fail.json.hookSpecificOutput.additionalContext;
+    // Line 3 is the same text, over the cap by the count too; the rest of the model's window, lines 4-31, fits.
+    expect(advice).toContain('Lines 2-3 are each over the cap');
+    expect(advice).not.toContain('No lines follow');
+    expect(advice).toContain('Reading goes on with offset=4 limit=28.');
+  });
+
   it('a line refused, and a long line of other text after it: that line is named, not passed over by the count', () => {
     // xlsx.full.min.js: line 2 (codepage tables of rare Han) counts 0.89 of its estimate and is refused; lines 5 and 7
     // (mostly U+FFFD placeholders) count about half of theirs and fit, but the refused line's density called them
