@@ -123,6 +123,33 @@ describe('a long line over the cap by the estimate that the model counts under i
   }, ENGINE_TIMEOUT);
 });
 
+describe('the model\'s own window from a long line that may fit, which the model counts over the cap', () => {
+  // Babel's standalone build in 2000-line windows (held-out-4): a window of the model's own opening on a line of hex
+  // tables was clamped to that line, which the engine refused, and the note said no lines followed "in that window"
+  // (the one line that ran): the model was left to guess a window of its own. The way on runs to the end of its window.
+  const AT = 401;
+  const dir = tempDir('own-window-long-line');
+  const lines = F.prose(800, 73).split('\n');
+  const path = F.put(dir, 'bundle.txt', [...lines.slice(0, AT - 1), minified, ...lines.slice(AT - 1)].join('\n'));
+
+  it('is clamped to the line, refused once, and the note names the rest of the model\'s window, which is read', async () => {
+    const s = await readSession({ cwd: dir, hooks: 'pager', scale: 1.3, targets: [{ path, offset: AT, limit: 200 }] });
+    expect(s.ok, s.run.stderr).toBe(true);
+    const c = s.cursor(path);
+    const trail = trailOf(c);
+    const [refused, next, ...rest] = c.steps;
+    expect(refused?.isError, trail).toBe(true);
+    const note = refused!.notes.join('\n');
+    expect(note).toContain(`Line ${AT} alone is over the cap`);
+    expect(note).not.toContain('No lines follow');
+    // Lines 402-600, the rest of the model's window, in one Read; nothing refused after the line.
+    expect(next?.asked, trail).toMatchObject({ offset: AT + 1, limit: 199 });
+    expect(next!.isError, trail).toBe(false);
+    expect(next!.lines.map(([n]) => n), trail).toEqual(Array.from({ length: 199 }, (_, i) => AT + 1 + i));
+    expect(rest.filter((st) => st.isError), trail).toEqual([]);
+  }, ENGINE_TIMEOUT);
+});
+
 describe('a localized bundle: a long line that may fit, two short lines, a line no window holds', () => {
   // The shape of monaco-editor's nls.messages.*.js: one module a line. The short lines after the long one are named
   // with it (measure.ts, shortStretchAfter): read apart, they took a round of their own.
