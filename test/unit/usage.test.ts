@@ -307,16 +307,17 @@ describe('the tab after each line number', () => {
     '2019-04-01,12.5,0.3,"Seoul"', '00501,40.81,-73.04,Holtsville,NY', '', '# Changelog', '- fixed a crash',
     '* bullet', '{', '}', '<div class="x">', '@media print {', '`code`', '[link](x)', '"key": 1,',
     'export const a = 1;', 'Some prose starts here.', '  indented = true;', '\tindented_with_tab();',
-    '// a comment', '/* block */', '한국어 문장입니다.', 'Ünïcödé',
+    '// a comment', '/* block */', '한국어 문장입니다.', 'Ünïcödé', 'абажур/I', '一丁 3 n', '\u3000\u3000方鸿渐', '😀 smile',
   ];
   const lines = Array.from({ length: 420 }, (_, i) => kinds[i % kinds.length] as string);
   const path = join(dir, 'kinds.txt');
   writeFileSync(path, lines.join('\n'));
 
-  it('is counted apart before a digit, ASCII punctuation other than "/", and an empty line', () => {
-    const m = measureWindow(path, 1, 21, Date.now() + 5000);
-    // Of the 21 kinds: 2 digit lines, the empty one, 10 punctuation ones.
-    expect(m.tabApartLines).toBe(13);
+  it('is counted apart before a digit, ASCII punctuation other than "/", any character past ASCII, and an empty line', () => {
+    const m = measureWindow(path, 1, 25, Date.now() + 5000);
+    // Of the 25 kinds: 2 digit lines, the empty one, 10 punctuation ones, 6 past ASCII (Korean, Latin-1, Cyrillic,
+    // CJK, an ideographic space, an emoji).
+    expect(m.tabApartLines).toBe(19);
   });
 
   it('what the numbering adds, so counted, is never more than any tokenizer counts for it, line by line', () => {
