@@ -389,29 +389,30 @@ describe('the usage of the request that carried a result teaches the file\'s den
   });
 
   it('a word list in Cyrillic or in Chinese, or a list of paths, read whole: each window after the first is as full as the margin lets it be', () => {
-    // One short word a line, as in a Hunspell dictionary or a segmenter's word list. The tab after each line number
-    // is a token of its own before a letter past ASCII under every tokenizer measured, one in six or seven here: read
-    // as the text's own, it made each window's text look 16% denser than it is, and each window after the first
-    // held about 0.82 of the cap (Russian's Hunspell dictionary read whole under o200k: 45 calls where 37 fit). So
-    // before a '/': a list of paths (a package's file list) lost a tenth.
+    // One short word a line, as in a Hunspell dictionary or a segmenter's word list. The tab after each line
+    // number is a token of its own before a character past ASCII under every tokenizer measured, one in six or seven
+    // here: read as the text's own, it made each window's text look 16% denser than it is, and each window after the
+    // first held about 0.82 of the cap (Russian's Hunspell dictionary read whole under o200k: 45 calls where 37
+    // fit). So before a '/': a list of paths (a package's file list) lost a tenth.
     const o200k = countText('o200k');
     const lists = {
       ru: [cyrillicWord, (i: number) => (i % 3 === 0 ? '/IJ' : '')], // a Hunspell word and its flags
       zh: [chineseWord, (i: number) => ` ${(i * 37) % 900 + 3} n`], // a word, its frequency and its part of speech
       paths: [pathOf, () => ''], // as dpkg lists a package's files
     } as const;
-    for (const [lang, [word, tail]] of Object.entries(lists)) {
-      const path = join(dir, `words-${lang}.dic`);
-      const text = Array.from({ length: 30_000 }, (_, i) => `${word(i)}${tail(i)}`).join('\n');
+    for (const [kind, [head, tail]] of Object.entries(lists)) {
+      const path = join(dir, `list-${kind}.txt`);
+      const text = Array.from({ length: 30_000 }, (_, i) => `${head(i)}${tail(i)}`).join('\n');
       writeFileSync(path, text);
-      const got = readAll(reading(`words-${lang}`, 4, { path, counter: o200k, numberedByCounter: true, refuses: true }), 30_000);
+      const model = { path, counter: o200k, numberedByCounter: true, refuses: true };
+      const got = readAll(reading(`list-${kind}`, 4, model), 30_000);
       expect(got.filter((w) => w.refused)).toEqual([]);
       for (let i = 1; i < got.length; i++) expect(got[i]!.first).toBe(got[i - 1]!.first + got[i - 1]!.lines);
       expect(got.at(-1)!.first + got.at(-1)!.lines - 1).toBe(30_000);
       const lines = text.split('\n');
       const fills = got.slice(1, -1).map((w) => o200k(lines.slice(w.first - 1, w.first - 1 + w.lines).join('\n')) / 25_000);
-      expect(fills.length, lang).toBeGreaterThanOrEqual(2);
-      expect(Math.min(...fills), `${lang}: ${fills.map((f) => f.toFixed(3)).join(' ')}`).toBeGreaterThan(0.9);
+      expect(fills.length, kind).toBeGreaterThanOrEqual(2);
+      expect(Math.min(...fills), `${kind}: ${fills.map((f) => f.toFixed(3)).join(' ')}`).toBeGreaterThan(0.9);
     }
   });
 
