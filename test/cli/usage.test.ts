@@ -14,7 +14,7 @@ import { PRIOR_SAFETY, SAME_TEXT_SAFETY } from '../../src/estimate/weights';
 import { tabStaysApart } from '../../src/estimate/fit';
 import { lineNumberDigits, lineNumberTokens } from '../../src/hooks/line-numbers';
 import { LONG_LINE_REACH, measureWindow } from '../../src/hooks/measure';
-import { csvLedger, csvPrices, prose } from '../helpers/text';
+import { chineseWordList, csvLedger, csvPrices, fileList, prose, russianWordList } from '../helpers/text';
 import { countText } from '../../scripts/lib/token-count.mjs';
 
 let dir: string;
@@ -395,14 +395,10 @@ describe('the usage of the request that carried a result teaches the file\'s den
     // first held about 0.82 of the cap (Russian's Hunspell dictionary read whole under o200k: 45 calls where 37
     // fit). So before a '/': a list of paths (a package's file list) lost a tenth.
     const o200k = countText('o200k');
-    const lists = {
-      ru: [cyrillicWord, (i: number) => (i % 3 === 0 ? '/IJ' : '')], // a Hunspell word and its flags
-      zh: [chineseWord, (i: number) => ` ${(i * 37) % 900 + 3} n`], // a word, its frequency and its part of speech
-      paths: [pathOf, () => ''], // as dpkg lists a package's files
-    } as const;
-    for (const [kind, [head, tail]] of Object.entries(lists)) {
+    const lists = { ru: russianWordList, zh: chineseWordList, paths: fileList };
+    for (const [kind, list] of Object.entries(lists)) {
       const path = join(dir, `list-${kind}.txt`);
-      const text = Array.from({ length: 30_000 }, (_, i) => `${head(i)}${tail(i)}`).join('\n');
+      const text = list(30_000);
       writeFileSync(path, text);
       const model = { path, counter: o200k, numberedByCounter: true, refuses: true };
       const got = readAll(reading(`list-${kind}`, 4, model), 30_000);
@@ -849,34 +845,3 @@ describe('a line passed over before any count of the file, under a model sparser
     expect(timesRead(windows, 2501).every((n) => n === 1)).toBe(true);
   });
 });
-
-/** The `i`th word of a made-up Russian word list: two to four syllables, in no order. */
-function cyrillicWord(i: number): string {
-  const syllables = ['ба', 'во', 'ге', 'да', 'жи', 'зо', 'ка', 'ле', 'ми', 'но', 'пра', 'сту', 'ры', 'ть', 'ще', 'ю',
-    'я', 'ов', 'ен', 'ий', 'ост', 'ние', 'гра', 'чик'];
-  let w = '';
-  for (let k = 0, x = i * 7919 + 13; k < 2 + (i % 3); k++, x = Math.floor(x / 24) + k * 131) w += syllables[x % 24];
-  return w;
-}
-
-/** The `i`th word of a made-up Chinese word list: two to four characters. */
-function chineseWord(i: number): string {
-  const chars = '的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年得就那要下以生会自着去之过家学对可里后小么心多天而能好都然没日于起还发成事只作当想看文无开手十用主行方又如前所本见经头面公同三已老从动两长知民样现分将外但身些与高意进把法此实回二理美点月明其种声全工己话';
-  let w = '';
-  for (let k = 0, x = i * 104_729 + 7; k < 2 + (i % 3); k++, x = Math.floor(x / chars.length) + k * 977) {
-    w += chars[x % chars.length];
-  }
-  return w;
-}
-
-/** The `i`th path of a made-up package's file list. */
-function pathOf(i: number): string {
-  const parts = ['usr', 'lib', 'share', 'python3', 'dist-packages', 'google', 'cloud', 'sdk', 'third_party', 'api',
-    'v1', 'tests', 'data', 'locale', 'doc', 'man'];
-  const depth = 3 + (i % 5);
-  let path = '';
-  for (let k = 0, x = i * 7919 + 31; k < depth; k++, x = Math.floor(x / parts.length) + k * 257) {
-    path += `/${parts[x % parts.length]}`;
-  }
-  return `${path}/file_${i % 997}.${['py', 'json', 'gz', 'txt'][i % 4]}`;
-}

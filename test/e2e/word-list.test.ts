@@ -10,26 +10,15 @@ import { removeTempDirs, tempDir } from './harness/engine.mjs';
 import * as F from './harness/files.mjs';
 import { readSession } from './harness/session.mjs';
 import { tokenizer } from './harness/tokenizer.mjs';
+import { russianWordList } from '../helpers/text';
 
 afterAll(removeTempDirs);
 const ENGINE_TIMEOUT = 240_000;
 const CAP = 25_000;
 
-/** `lines` made-up Russian words, each with Hunspell's flags on every third, in no order. */
-function russianWords(lines: number): string {
-  const syllables = ['ба', 'во', 'ге', 'да', 'жи', 'зо', 'ка', 'ле', 'ми', 'но', 'пра', 'сту', 'ры', 'ть', 'ще', 'ю',
-    'я', 'ов', 'ен', 'ий', 'ост', 'ние', 'гра', 'чик'];
-  const r = F.rng(12);
-  return Array.from({ length: lines }, (_, i) => {
-    let word = '';
-    for (let k = 0; k < 2 + (i % 3); k++) word += syllables[Math.floor(r() * syllables.length)];
-    return i % 3 === 0 ? `${word}/IJ` : word;
-  }).join('\n');
-}
-
 describe('a word list in Russian over 256 KiB, read whole', () => {
   it('every line once, no refusal, and each window after the first holds 0.9 of the cap or more', async () => {
-    const text = russianWords(20_000);
+    const text = russianWordList(20_000);
     const path = F.put(tempDir('word-list'), 'index.dic', text);
     expect(Buffer.byteLength(text)).toBeGreaterThan(262_144); // the engine would page a smaller one itself
     const bare = F.put(tempDir('word-list-bare'), 'index.dic', text);

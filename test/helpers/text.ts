@@ -33,3 +33,41 @@ export function csvLedger(lines: number, seed = 1): string {
     `${1_000_000_000 + ((i * 7_919_993 + seed) % 8_999_999_999)},${((i * 104_729 + seed) % 99_999_999) / 100},` +
     `${(((i * 1_299_709 + seed) % 1e9) / 1e7).toFixed(6)},${i % 3 === 0 ? 'paid' : 'due'}`).join('\n');
 }
+
+/** `lines` words of a made-up Russian word list, one a line, Hunspell's flags on every third (as `index.dic`). */
+export function russianWordList(lines: number, seed = 1): string {
+  const syllables = ['ба', 'во', 'ге', 'да', 'жи', 'зо', 'ка', 'ле', 'ми', 'но', 'пра', 'сту', 'ры', 'ть', 'ще', 'ю',
+    'я', 'ов', 'ен', 'ий', 'ост', 'ние', 'гра', 'чик'];
+  return Array.from({ length: lines }, (_, i) => {
+    let word = '';
+    for (let k = 0, x = i * 7919 + seed * 13; k < 2 + (i % 3); k++, x = Math.floor(x / 24) + k * 131) {
+      word += syllables[x % 24];
+    }
+    return i % 3 === 0 ? `${word}/IJ` : word;
+  }).join('\n');
+}
+
+/** `lines` entries of a made-up Chinese word list: a word, its frequency and its part of speech (as jieba's). */
+export function chineseWordList(lines: number, seed = 1): string {
+  const chars = '的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年得就那要下以生会自着去之过家学对可里后小么心多天而能好都然没日于起还发成事只作当想看文无开手十用主行方又如前所本见经头面公同三已老从动两长知民样现分将外但身些与高意进把法此实回二理美点月明其种声全工己话';
+  return Array.from({ length: lines }, (_, i) => {
+    let word = '';
+    for (let k = 0, x = i * 104_729 + seed * 7; k < 2 + (i % 3); k++, x = Math.floor(x / chars.length) + k * 977) {
+      word += chars[x % chars.length];
+    }
+    return `${word} ${(i * 37) % 900 + 3} n`;
+  }).join('\n');
+}
+
+/** `lines` absolute paths of a made-up package's files, one a line (as dpkg lists them). */
+export function fileList(lines: number, seed = 1): string {
+  const parts = ['usr', 'lib', 'share', 'python3', 'dist-packages', 'google', 'cloud', 'sdk', 'third_party', 'api',
+    'v1', 'tests', 'data', 'locale', 'doc', 'man'];
+  return Array.from({ length: lines }, (_, i) => {
+    let path = '';
+    for (let k = 0, x = i * 7919 + seed * 31; k < 3 + (i % 5); k++, x = Math.floor(x / parts.length) + k * 257) {
+      path += `/${parts[x % parts.length]}`;
+    }
+    return `${path}/file_${i % 997}.${['py', 'json', 'gz', 'txt'][i % 4]}`;
+  }).join('\n');
+}
