@@ -1,6 +1,7 @@
 // The largest prefix of a window that the engine will not refuse. Pure: lines arrive as text chunks from
 // whatever reads the file; the fit keeps counts only.
 import { TokenTally } from './density.js';
+import { pointByPart } from './file-weights.js';
 import { pointByGroup } from './groups.js';
 import { SAME_TEXT_SPREAD, type Weights } from './weights.js';
 
@@ -217,6 +218,11 @@ export class WindowFit {
   /** The calibrated point estimate of everything tallied so far, by token group (estimate/groups.ts). */
   groups(): number[] {
     return pointByGroup(this.tally.f);
+  }
+
+  /** The same by the finer parts a file's own weights are fitted on (estimate/file-weights.ts). */
+  parts(): number[] {
+    return pointByPart(this.tally.f);
   }
 
   /** The digits and the runs of digits of everything tallied so far: what a model that splits numbers by the digit

@@ -23,6 +23,8 @@ export interface Measured extends FitResult {
   safeTokens: number;
   /** The calibrated point estimate of all text read, by token group. */
   groups: number[];
+  /** The same by part (estimate/file-weights.ts), where a pass read the window whole (`measureWindow`). */
+  parts?: number[];
   /** The digits, and the runs of digits, of all text read. */
   digits: number;
   digitRuns: number;
@@ -250,7 +252,9 @@ function safeTokensOf(r: FitResult, budget: Budget, safety: number): number {
 
 /** The point estimate and length of a whole window, whatever its size. */
 export function measureWindow(path: string, first: number, maxLines: number, deadline: number): Measured {
-  return fitWindow(path, first, { cap: Infinity, charFloor: Infinity, ratio: 1, safety: 1, maxLines }, deadline);
+  const fit = new WindowFit({ cap: Infinity, charFloor: Infinity, ratio: 1, safety: 1, maxLines }, first);
+  const measured = measuredBy(fit, scanWindow(path, first, fit, deadline), fit.budget);
+  return { ...measured, parts: fit.parts() };
 }
 
 export interface PastOversize {
@@ -553,6 +557,8 @@ export function usageRatio(
   | {
       ratio: number;
       shares: number[];
+      /** The window's point estimate by part (estimate/file-weights.ts). */
+      parts: number[];
       sample: boolean;
       point: number;
       chars: number;
@@ -577,6 +583,7 @@ export function usageRatio(
   return {
     ratio,
     shares: roundedShares(m.groups),
+    parts: m.parts ?? [],
     sample,
     point: m.pointTokens,
     chars: m.chars,

@@ -3,6 +3,7 @@
 // window that fits. A reading the pager leads goes on across Reads: following a note gets the next note.
 import type { Budget } from '../estimate/fit.js';
 import { countedByLength, ENGINE_PAGE_FILL, resolveCap, WHOLE_FILE_MAX_BYTES, neverCountedChars } from '../estimate/cap.js';
+import { withCountedWindow } from '../estimate/file-weights.js';
 import { linesOverCap } from '../state/memory.js';
 import { ownValue } from '../state/record.js';
 import {
@@ -532,9 +533,12 @@ function learnFromRefusal(
   if (refused.scan.timedOut || refused.lines === 0 || refused.pointTokens <= 0) return undefined;
   // A window its skip rule should never have counted was counted: that rule does not hold for this file.
   const noFloor = sizing.noFloor || refused.chars <= neverCountedChars(refusal.cap, file.path);
+  const before = learnedFor(state, file.path, size, mtimeMs);
+  const countedWindows = withCountedWindow(before?.countedWindows, refusal.tokens, refused.parts ?? []);
   const learned = {
     size,
     mtimeMs,
+    ...(countedWindows ? { countedWindows } : {}),
     ratio: refusal.tokens / refused.pointTokens,
     refused: true,
     charsPerToken: refused.chars / refusal.tokens,

@@ -10,6 +10,7 @@ import {
   STEADY_STEPS,
   VERSION_SAFETY,
 } from '../estimate/weights.js';
+import { fileWeights } from '../estimate/file-weights.js';
 import { contentDigest, DIGEST_MAX_BYTES, lineSketch } from '../state/digest.js';
 import {
   countsByLengthOf,
@@ -62,14 +63,22 @@ export function countsByLength(state: SessionState, memory: Memory, now: number)
  * named whole, it takes one, or three if refused, and it is refused less than half the time. */
 export function sizingFor(
   learned:
-    | Pick<Learned, 'ratio' | 'noFloor' | 'refused' | 'charsPerToken' | 'shares' | 'countedShares' | 'steps' | 'shifts'>
+    | Pick<
+        Learned,
+        'ratio' | 'noFloor' | 'refused' | 'charsPerToken' | 'shares' | 'countedShares' | 'steps' | 'shifts' | 'countedWindows'
+      >
     | undefined,
   followOn = false,
   prior?: ModelPrior,
 ): Sizing {
   if (learned) {
+    // Where the usage of a window of many lines taught the density, the file's own weights size the next window by
+    // its mix of features; a refusal's count sizes its retry (a prefix of the refused window) by its own density.
+    const counted = learned.shares ? learned.countedWindows : undefined;
+    const weights = counted && fileWeights(counted, learned.ratio);
     return {
       ratio: learned.ratio,
+      ...(weights ? { weights } : {}),
       safety: LEARNED_SAFETY,
       noFloor: learned.noFloor === true,
       gamble: false,
@@ -271,8 +280,10 @@ function partsDensity(path: string, parts: number[][], uncovered: number, deadli
 export function toRemember(path: string, learned: Learned, model: string | undefined): RememberedFile {
   const digest = fileDigest(path, learned.size, learned.mtimeMs);
   const sketch = digest ? fileSketch(path, learned.size, learned.mtimeMs) : undefined;
+  // The windows its weights are fitted to are this session's: a later one starts from the density alone.
+  const { countedWindows: _thisSession, ...kept } = learned;
   return {
-    ...learned,
+    ...kept,
     ...(digest ? { digest } : {}),
     ...(sketch?.length ? { sketch } : {}),
     ...(model ? { model } : {}),

@@ -3,6 +3,7 @@
 // result added to the model's next request), and a partial page's banner (the engine's count of the whole file).
 import { countedByLength, neverCountedChars, resolveCap } from '../estimate/cap.js';
 import { estimateTokens } from '../estimate/density.js';
+import { predictedDensity, withCountedWindow } from '../estimate/file-weights.js';
 import { shareDistance } from '../estimate/groups.js';
 import { CALM_STEPS, CHANGED_TEXT_DISTANCE, SAME_TEXT_DISTANCE, STEADY_STEPS } from '../estimate/weights.js';
 import {
@@ -138,13 +139,18 @@ function learnFromUsage(
   // halfway to its own (`halfwayTo`); a window of many lines after it teaches the file anew (`takenFromFewLines`).
   const shares = usage?.sample ? usage.shares : undefined;
   const steps = usage && densitySteps(before, usage.ratio, shares);
-  const shifts = usage && densityShifts(before, usage.ratio, shares);
+  // Where the file's own weights sized this window, the step is how far their prediction was off.
+  const fitted = usage && before?.shares && before.countedWindows
+    ? predictedDensity(before.countedWindows, before.ratio, usage.parts)
+    : undefined;
+  const shifts = usage && densityShifts(before, usage.ratio, shares, fitted);
   // After a refusal, only a window that is a sample of its text replaces its count: the refused window's text is most
   // like the window that follows it, and a few long lines of changing text tell less than the engine's own count.
   const keptUnlessSample = before?.refused === true || takenFromFewLines(before);
   const teaches = usage !== undefined && (shares !== undefined || !keptUnlessSample);
   const moved = !teaches && usage !== undefined && shares === undefined ? halfwayTo(before, usage, ctx.now) : undefined;
-  const learned: Learned | undefined = moved ?? (teaches
+  const countedWindows = usage && countedWindowsWith(before, usage, cap);
+  const learned: Learned | undefined = moved ? { ...moved, ...(countedWindows ? { countedWindows } : {}) } : (teaches
     ? {
         size,
         mtimeMs,
@@ -152,6 +158,7 @@ function learnFromUsage(
         ...(shares ? { shares } : { countedShares: usage.shares }),
         ...(steps ? { steps } : {}),
         ...(shifts ? { shifts } : {}),
+        ...(countedWindows ? { countedWindows } : {}),
         // Once refused, a file is never sized to a gamble, and the refused window's characters per token bound
         // windows of text like it: learning from the usage alone, files of rows whose density wanders by a few
         // percent from window to window were refused twice (rounds benchmark).
@@ -196,10 +203,28 @@ export function halfwayTo(
   return { ...before, ratio: (before.ratio + usage.ratio) / 2, countedShares, at: now };
 }
 
-/** What of a file's learned density is this session's alone: the shares and steps of its last window. */
+/** What of a file's learned density is this session's alone: the shares and steps of its last window, and the
+ * windows its own weights are fitted to. */
 function withoutLocal(learned: Learned): Learned {
-  const { shares: _local, steps: _alsoLocal, shifts: _localToo, ...kept } = learned;
+  const { shares: _local, steps: _alsoLocal, shifts: _localToo, countedWindows: _fitted, ...kept } = learned;
   return kept;
+}
+
+/** The least count of a window, as a share of the cap, for it to join the windows a file's own weights are fitted to
+ * (estimate/file-weights.ts): what its usage reads beyond its text (the notes that joined it, an error in what its
+ * line numbers cost) is a larger share of a short window, such as the last of a reading. */
+export const COUNTED_LEAST_SHARE = 0.2;
+
+/** The file's counted windows once a window's usage told its count (`ratio` times its estimate `point`): with it,
+ * where it counts `COUNTED_LEAST_SHARE` of the cap or more. Pure. */
+export function countedWindowsWith(
+  before: Pick<Learned, 'countedWindows'> | undefined,
+  usage: { ratio: number; point: number; parts: readonly number[] },
+  cap: number,
+): number[][] | undefined {
+  const tokens = usage.ratio * usage.point;
+  if (tokens < COUNTED_LEAST_SHARE * cap) return before?.countedWindows;
+  return withCountedWindow(before?.countedWindows, tokens, usage.parts);
 }
 
 /** How far over the cap the usage of a window the engine counted and returned may read its text. The engine refuses
@@ -297,14 +322,16 @@ export function densitySteps(
 
 /** The density's steps over any text once a window of density `ratio` and shares `shares` follows the window that
  * taught `before`; none when either window holds no shares (no sample of its text: the file has not held steady).
- * Pure. */
+ * `predicted`: the density the file's own weights predicted for the window (estimate/file-weights.ts), where they
+ * sized it: the step is then from it, how far the prediction was off, not how far the density moved. Pure. */
 export function densityShifts(
   before: Pick<Learned, 'ratio' | 'shares' | 'shifts'> | undefined,
   ratio: number,
   shares: readonly number[] | undefined,
+  predicted?: number,
 ): number[] | undefined {
   if (!before?.shares || !shares) return undefined;
-  return [...(before.shifts ?? []), stepOf(before.ratio, ratio)].slice(-STEADY_STEPS);
+  return [...(before.shifts ?? []), stepOf(predicted ?? before.ratio, ratio)].slice(-STEADY_STEPS);
 }
 
 /** |ln| of one density over the one before, rounded: kept in the session file, where a few digits do. */
@@ -326,10 +353,12 @@ function learnFromBanner(
   const whole = measureWindow(path, 1, Infinity, ctx.deadline);
   const { partialOf: _seen, ...rest } = reading;
   if (whole.scan.timedOut || whole.pointTokens <= 0) return undefined;
+  const counted = withCountedWindow(undefined, count.tokens, whole.parts ?? []);
   const learned: Learned = {
     size: reading.size,
     mtimeMs: reading.mtimeMs,
     ratio: count.tokens / whole.pointTokens,
+    ...(counted ? { countedWindows: counted } : {}),
     at: ctx.now,
   };
   // The whole read's text ends with the file's final newline, as the engine counts it.

@@ -5,6 +5,7 @@
 // (the calibration), on the model's observations (refusals and partial-page banners, each an exact count; the newest
 // 32 within 30 days, state/memory.ts). Pure.
 import { DIGIT_GROUP, GROUP_COUNT, GROUP_OF, THREE_BYTE_GROUP } from '../estimate/groups.js';
+import { solve } from '../estimate/solve.js';
 import { DIGITS_APART_WEIGHTS, WEIGHTS, type Weights } from '../estimate/weights.js';
 import type { Observation } from './memory.js';
 
@@ -144,22 +145,4 @@ export function fitFactors(observations: readonly Observation[]): number[] {
   }
   const k = solve(a, b) ?? new Array<number>(n).fill(1);
   return k.map((x, g) => Math.min(maxFactorOf(g), Math.max(MIN_FACTOR, Number.isFinite(x) ? x : 1)));
-}
-
-/** Gaussian elimination with partial pivoting; undefined for a singular system (the ridge keeps it regular). */
-function solve(a: number[][], b: number[]): number[] | undefined {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]!]);
-  for (let c = 0; c < n; c++) {
-    let pivot = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[pivot]![c]!)) pivot = r;
-    if (Math.abs(m[pivot]![c]!) < 1e-12) return undefined;
-    [m[c], m[pivot]] = [m[pivot]!, m[c]!];
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = m[r]![c]! / m[c]![c]!;
-      for (let j = c; j <= n; j++) m[r]![j]! -= f * m[c]![j]!;
-    }
-  }
-  return m.map((row, i) => row[n]! / row[i]!);
 }

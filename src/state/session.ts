@@ -1,5 +1,6 @@
 // What one session remembers, and the pure rules that keep it small.
 import { GROUP_COUNT } from '../estimate/groups.js';
+import { COUNTED_WINDOWS, PART_COUNT } from '../estimate/file-weights.js';
 import { CALM_STEPS, STEADY_STEPS } from '../estimate/weights.js';
 import { allFinite, isFiniteNumber, isModelName, isRecord, ownValue, setOwn } from './record.js';
 
@@ -61,6 +62,9 @@ export interface Learned {
   /** The same over windows of any text, at most `STEADY_STEPS` (weights.ts): a file whose density held steady while
    * its text changed gets a narrower margin for changed text. */
   shifts?: number[];
+  /** The file's windows counted this session (a usage, a refusal, a banner), each its tokens and its estimate by part,
+   * newest last, at most `COUNTED_WINDOWS`: the file's own weights are fitted to them (estimate/file-weights.ts). */
+  countedWindows?: number[][];
   at: number;
 }
 
@@ -341,7 +345,24 @@ export function isLearned(l: unknown): l is Learned {
     isSharesOrAbsent(l.countedShares) &&
     isWindowOrAbsent(l.countedWindow) &&
     stepsUpTo(l.steps, CALM_STEPS) &&
-    stepsUpTo(l.shifts, STEADY_STEPS)
+    stepsUpTo(l.shifts, STEADY_STEPS) &&
+    isCountedWindowsOrAbsent(l.countedWindows)
+  );
+}
+
+/** Absent, or at most `COUNTED_WINDOWS` windows, each a positive count and its estimate by part (none below 0). */
+function isCountedWindowsOrAbsent(windows: unknown): boolean {
+  return (
+    windows === undefined ||
+    (Array.isArray(windows) &&
+      windows.length <= COUNTED_WINDOWS &&
+      windows.every(
+        (w) =>
+          Array.isArray(w) &&
+          w.length === PART_COUNT + 1 &&
+          w.every((x) => isFiniteNumber(x) && x >= 0) &&
+          (w[0] as number) > 0,
+      ))
   );
 }
 

@@ -156,6 +156,14 @@ describe('a file whose density held steady while its text changed (pages of pros
     expect(shifts).toHaveLength(STEADY_STEPS);
     expect(shifts?.[STEADY_STEPS - 1]).toBeCloseTo(Math.abs(Math.log(1.02 / 0.99)), 5);
   });
+  it('where the file\'s own weights predicted the window\'s density, the step is how far that prediction was off', () => {
+    // The density moved by 8% with the window's mix, as the weights fitted to the file's windows said it would.
+    const shifts = densityShifts({ ratio: 1, shares: a, shifts: [0.002, 0.003] }, 1.08, b, 1.075);
+    expect(shifts?.at(-1)).toBeCloseTo(Math.log(1.08 / 1.075), 5);
+    expect(safetyForChange(0.2, undefined, Math.max(...shifts!))).toBe(LEARNED_SAFETY);
+    const byLast = densityShifts({ ratio: 1, shares: a, shifts: [0.002, 0.003] }, 1.08, b)!;
+    expect(safetyForChange(0.2, undefined, Math.max(...byLast))).toBe(CHANGED_TEXT_SAFETY);
+  });
   it('starts over when either window held no shares (too few lines to tell)', () => {
     expect(densityShifts({ ratio: 1, shifts: [0.001, 0.001] }, 1, a)).toBeUndefined();
     expect(densityShifts({ ratio: 1, shares: a, shifts: [0.001] }, 1, undefined)).toBeUndefined();
