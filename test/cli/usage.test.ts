@@ -14,7 +14,7 @@ import { PRIOR_SAFETY, SAME_TEXT_SAFETY } from '../../src/estimate/weights';
 import { tabStaysApart } from '../../src/estimate/fit';
 import { lineNumberDigits, lineNumberTokens } from '../../src/hooks/line-numbers';
 import { LONG_LINE_REACH, measureWindow } from '../../src/hooks/measure';
-import { chineseWordList, csvLedger, csvPrices, fileList, prose, russianWordList } from '../helpers/text';
+import { chineseWordList, csvLedger, csvPrices, fileList, mixedCode, prose, russianWordList } from '../helpers/text';
 import { countText } from '../../scripts/lib/token-count.mjs';
 
 let dir: string;
@@ -410,6 +410,26 @@ describe('the usage of the request that carried a result teaches the file\'s den
       expect(fills.length, kind).toBeGreaterThanOrEqual(2);
       expect(Math.min(...fills), `${kind}: ${fills.map((f) => f.toFixed(3)).join(' ')}`).toBeGreaterThan(0.9);
     }
+  });
+
+  it('code whose mix changes from window to window, read whole: each window is sized by its own mix, fuller', () => {
+    // A compiler's bundle: indented statements, lists of exported camelCase names, declarations, a few hundred lines
+    // of each in turn, which o200k counts at different shares of the estimate. Sized by the last window's density,
+    // a window of another mix held 0.79-0.99 of the cap, and one was refused. The file's own weights, fitted to its
+    // windows' counts (estimate/file-weights.ts), size each by its own mix, and once three windows came out as they
+    // predicted, with the margin for a density that held steady.
+    const o200k = countText('o200k');
+    const path = join(dir, 'mixed.js');
+    const text = mixedCode(40_000);
+    writeFileSync(path, text);
+    const got = readAll(reading('mixed-code', 4, { path, counter: o200k, numberedByCounter: true, refuses: true }), 40_000);
+    expect(got.filter((w) => w.refused)).toEqual([]);
+    for (let i = 1; i < got.length; i++) expect(got[i]!.first).toBe(got[i - 1]!.first + got[i - 1]!.lines);
+    expect(got.at(-1)!.first + got.at(-1)!.lines - 1).toBe(40_000);
+    const lines = text.split('\n');
+    const fills = got.slice(5, -1).map((w) => o200k(lines.slice(w.first - 1, w.first - 1 + w.lines).join('\n')) / 25_000);
+    expect(fills.length).toBeGreaterThanOrEqual(10);
+    expect(Math.min(...fills), fills.map((f) => f.toFixed(3)).join(' ')).toBeGreaterThan(0.93);
   });
 
   it('another hook\'s note that joined a result is not read as its text: the next window is as full', () => {

@@ -71,3 +71,36 @@ export function fileList(lines: number, seed = 1): string {
     return `${path}/file_${i % 997}.${['py', 'json', 'gz', 'txt'][i % 4]}`;
   }).join('\n');
 }
+
+/** `lines` lines of a bundle's JavaScript whose mix of code changes every few hundred lines, as a compiler's does:
+ * deeply indented statements, then a list of exported camelCase names (`fooBarBaz: () => fooBarBaz,`), then
+ * unindented declarations. A tokenizer counts each kind at another share of the estimate (o200k takes an indented
+ * line's newline and spaces as one token, and a camelCase name in fewer tokens than its case changes). */
+export function mixedCode(lines: number, seed = 1): string {
+  const words = ['node', 'symbol', 'type', 'checker', 'emit', 'source', 'file', 'flags', 'declaration', 'signature',
+    'parameter', 'binding', 'scope', 'module', 'resolved', 'export'];
+  let x = seed;
+  const word = () => { x = (x * 1103515245 + 12345) % 2147483648; return words[x % words.length]!; };
+  const camel = (n: number) => Array.from({ length: n }, (_, k) => (k === 0 ? word() : capitalized(word()))).join('');
+  const out: string[] = [];
+  for (let i = 0; out.length < lines; i++) {
+    const block = 150 + ((i * 97 + seed) % 400);
+    const kind = i % 3;
+    for (let j = 0; j < block && out.length < lines; j++) {
+      if (kind === 0) {
+        const depth = 2 + ((j * 7 + i) % 5);
+        out.push(`${'    '.repeat(depth)}if (${word()}.${word()} !== ${word()}) ${word()}(${word()}, ${j});`);
+      } else if (kind === 1) {
+        const name = camel(3 + (j % 3));
+        out.push(`  ${name}: () => ${name},`);
+      } else {
+        out.push(`var ${word()}_${j} = ${camel(2)}(${word()}, "${word()} ${word()}", ${j % 10});`);
+      }
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function capitalized(w: string): string {
+  return w.charAt(0).toUpperCase() + w.slice(1);
+}
