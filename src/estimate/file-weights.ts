@@ -148,6 +148,30 @@ export function predictedDensity(
   return (anchor * parts.reduce((s, p, i) => s + p * f[i]!, 0)) / point;
 }
 
+/** How far (L1, by shares of the estimate by part) a window's mix may be from every window the weights were fitted
+ * to for the fit to be trusted there: beyond, it extrapolates. Over the oracle's windows of the third and fourth
+ * held-out sets (TypeScript's compiler and declarations, Babel, Font Awesome's bundle, emoji data) under three
+ * tokenizers, a window within 0.1 of one it was fitted to was counted at most 3.6% over the prediction in 95 of 100
+ * cases; 0.1-0.2 away, 5.6%; further, 12% and more. */
+export const FIT_REACH = 0.1;
+
+/** Each part's share of a window's estimate by part. Pure. */
+export function partShares(parts: readonly number[]): number[] {
+  const total = parts.reduce((s, p) => s + p, 0);
+  return parts.map((p) => (total > 0 ? p / total : 0));
+}
+
+/** The distance from a window's shares by part to the nearest of `fitted` (shares of the windows a fit used). */
+export function nearestFitted(shares: readonly number[], fitted: readonly (readonly number[])[]): number {
+  let nearest = Infinity;
+  for (const f of fitted) {
+    let d = 0;
+    for (let g = 0; g < PART_COUNT; g++) d += Math.abs((shares[g] ?? 0) - (f[g] ?? 0));
+    nearest = Math.min(nearest, d);
+  }
+  return nearest;
+}
+
 /** `windows` with one more counted window, newest last, at most `COUNTED_WINDOWS`; the estimate by part rounded to a
  * tenth of a token (kept in the session file). Without it where it is no such window. */
 export function withCountedWindow(

@@ -30,6 +30,9 @@ export interface Budget {
   calm?: number;
   /** The largest of the density's last steps over any text (`safetyForChange`), when it took enough of them. */
   steady?: number;
+  /** The shares by part of the windows `weights` were fitted to (estimate/file-weights.ts): a window far from all of
+   * them is not sized with the margin of a steady density (read by hooks/measure.ts's fitWindow, not by the fit). */
+  fitted?: readonly (readonly number[])[];
   /** The engine counts by length, this many UTF-16 units a token (`countedByLength`): a window fits exactly when
    * its rounded length over this is within the cap, and nothing else decides. */
   charsPerCount?: number;

@@ -2,6 +2,7 @@
 import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs';
 import { lengthDivisor, neverCountedChars } from '../estimate/cap.js';
 import { WindowFit, type Budget, type FitResult } from '../estimate/fit.js';
+import { FIT_REACH, nearestFitted, partShares } from '../estimate/file-weights.js';
 import { headToRestDistance, scriptDistance, sharesOf, shareDistance } from '../estimate/groups.js';
 import {
   CHANGED_TEXT_DISTANCE,
@@ -23,7 +24,7 @@ export interface Measured extends FitResult {
   safeTokens: number;
   /** The calibrated point estimate of all text read, by token group. */
   groups: number[];
-  /** The same by part (estimate/file-weights.ts), where a pass read the window whole (`measureWindow`). */
+  /** The same by part (estimate/file-weights.ts); none for the inner fit of a pass at two margins. */
   parts?: number[];
   /** The digits, and the runs of digits, of all text read. */
   digits: number;
@@ -56,6 +57,8 @@ export interface Sizing {
   calm?: number;
   /** The largest of the density's last steps over any text, when it took `STEADY_STEPS` of them (weights.ts). */
   steady?: number;
+  /** `weights` are the file's own, fitted to windows of these shares by part (estimate/file-weights.ts). */
+  fitted?: readonly (readonly number[])[];
   /** The engine counts by length (estimate/cap.ts, `countedByLength`): every window is sized exactly, by it. */
   byLength?: true;
   /** No count of the file's text is known: the estimate is the calibration's, or a model's prior from other files. */
@@ -145,6 +148,7 @@ export function budgetFor(path: string, cap: number, sizing: Sizing, maxLines: n
   if (sizing.priorWeights) budget.priorWeights = sizing.priorWeights;
   if (sizing.calm !== undefined) budget.calm = sizing.calm;
   if (sizing.steady !== undefined) budget.steady = sizing.steady;
+  if (sizing.fitted) budget.fitted = sizing.fitted;
   if (sizing.byLength) budget.charsPerCount = lengthDivisor(path);
   if (sizing.resultChars !== undefined) budget.resultChars = sizing.resultChars;
   return budget;
@@ -161,7 +165,11 @@ export function fitWindow(path: string, first: number, budget: Budget, deadline:
     const fit = fitOnce(path, first, { ...budget, safety }, deadline);
     if (fit.scan.timedOut || fit.lines === 0) return fit;
     const shares = sharesOf(fit.groups);
-    const needs = safetyForChange(shareDistance(shares, similar), budget.calm, budget.steady);
+    // The file's own weights predict a window of a mix like the ones they were fitted to; beyond, they extrapolate,
+    // and how well they predicted the windows before says nothing of it.
+    const extrapolates = budget.fitted && fit.parts && nearestFitted(partShares(fit.parts), budget.fitted) >= FIT_REACH;
+    const steady = extrapolates ? undefined : budget.steady;
+    const needs = safetyForChange(shareDistance(shares, similar), budget.calm, steady);
     if (needs > safety) {
       safety = needs;
       continue;
@@ -225,7 +233,8 @@ function fitOnce(path: string, first: number, budget: Budget, deadline: number):
 /** What a pass of `fit` over a window found, with `budget`'s margin. */
 function measuredBy(fit: WindowFit, scan: ScanResult, budget: Budget): Measured {
   const r = fit.result();
-  return { ...r, scan, safeTokens: safeTokensOf(r, budget, budget.safety), groups: fit.groups(), ...fit.digitCounts() };
+  const { groups, parts } = { groups: fit.groups(), parts: fit.parts() };
+  return { ...r, scan, safeTokens: safeTokensOf(r, budget, budget.safety), groups, parts, ...fit.digitCounts() };
 }
 
 /** `fitOnce` with `budget.safety` and with the larger margin `innerSafety`, in one pass: [with `innerSafety`, with
@@ -252,9 +261,7 @@ function safeTokensOf(r: FitResult, budget: Budget, safety: number): number {
 
 /** The point estimate and length of a whole window, whatever its size. */
 export function measureWindow(path: string, first: number, maxLines: number, deadline: number): Measured {
-  const fit = new WindowFit({ cap: Infinity, charFloor: Infinity, ratio: 1, safety: 1, maxLines }, first);
-  const measured = measuredBy(fit, scanWindow(path, first, fit, deadline), fit.budget);
-  return { ...measured, parts: fit.parts() };
+  return fitWindow(path, first, { cap: Infinity, charFloor: Infinity, ratio: 1, safety: 1, maxLines }, deadline);
 }
 
 export interface PastOversize {

@@ -10,7 +10,7 @@ import {
   STEADY_STEPS,
   VERSION_SAFETY,
 } from '../estimate/weights.js';
-import { fileWeights } from '../estimate/file-weights.js';
+import { fileWeights, partShares } from '../estimate/file-weights.js';
 import { contentDigest, DIGEST_MAX_BYTES, lineSketch } from '../state/digest.js';
 import {
   countsByLengthOf,
@@ -78,7 +78,7 @@ export function sizingFor(
     const weights = counted && fileWeights(counted, learned.ratio);
     return {
       ratio: learned.ratio,
-      ...(weights ? { weights } : {}),
+      ...(weights ? { weights, fitted: counted.map((w) => partShares(w.slice(1))) } : {}),
       safety: LEARNED_SAFETY,
       noFloor: learned.noFloor === true,
       gamble: false,
@@ -245,8 +245,8 @@ export function sizingByMap(
 ): Sizing | undefined {
   const at = spanDensity(spans, first, first);
   if (at === undefined || sizing.byLength) return undefined;
-  const { weights: _w, charsPerToken: _c, similar: _s, calm: _calm, steady: _steady, unknownDensity: _u, ...rest } =
-    sizing;
+  const { weights: _w, fitted: _f, charsPerToken: _c, similar: _s, calm: _calm, steady: _steady, unknownDensity: _u,
+    ...rest } = sizing;
   const uncovered = (sizing.ratio * sizing.safety) / SAME_TEXT_SAFETY;
   let mapped: Sizing = { ...rest, ratio: at, safety: SAME_TEXT_SAFETY, gamble: false, mappedFrom: sizing.ratio };
   for (;;) {

@@ -21,6 +21,11 @@ import { sizingFor } from '../../src/hooks/sizing';
 import { isLearned } from '../../src/state/session';
 import { prose } from '../helpers/text';
 
+/** The estimate of a fitted window as the sizing's weights make it, times its density: what its margin multiplies. */
+function tokensOf(m: { pointTokens: number }, sizing: { ratio: number }): number {
+  return m.pointTokens * sizing.ratio;
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'rcp-same-text-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const soon = () => Date.now() + 10_000;
@@ -186,6 +191,30 @@ describe('a file whose density held steady while its text changed (pages of pros
     expect(steady.lines).toBeGreaterThan(usual.lines);
     expect(fit([0.004, 0.02]).lines).toBe(usual.lines);
     expect(fit([0.004, 0.04, 0.002]).lines).toBe(usual.lines);
+  });
+
+  it('with the file\'s own weights, the steady margin holds for a mix like the ones they were fitted to, not past it', () => {
+    // Fitted to a window of prose and one of code: a window of prose again is within their reach, one of CSV rows
+    // (numbers, commas) is not, and how well they predicted the windows before says nothing of it.
+    const rows = Array.from({ length: 300 }, (_, i) =>
+      `${i},${(i * 7919) % 100_000},${(i % 13) * 1.5},${i * 31},${(i * 104_729) % 1e6},${(i * 31) % 977}.${i % 100},${i * 7}`);
+    const mixed = join(dir, 'prose-code-rows.txt');
+    writeFileSync(mixed, `${prose(300)}\n${code}\n${prose(300)}\n${rows.join('\n')}\n`);
+    const counted = [measureWindow(mixed, 1, 300, soon()), measureWindow(mixed, 301, 300, soon())];
+    const learned = {
+      ratio: 1,
+      shares: sharesOf(counted[1]!.groups),
+      shifts: [0.004, 0.01, 0.002],
+      countedWindows: counted.map((m) => [m.pointTokens, ...m.parts!]),
+    };
+    const sizing = sizingFor(learned, true);
+    expect(sizing.weights).toBeDefined();
+    const margin = (first: number) => {
+      const m = fitWindow(mixed, first, budgetFor(mixed, 6_000, sizing, 300), soon());
+      return m.safeTokens / tokensOf(m, sizing);
+    };
+    expect(margin(601)).toBeCloseTo(LEARNED_SAFETY, 9);
+    expect(margin(901)).toBeCloseTo(CHANGED_TEXT_SAFETY, 9);
   });
 });
 
