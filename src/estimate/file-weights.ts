@@ -1,8 +1,8 @@
 // A file's own weights, fitted to the counts of its windows. The estimate weighs each feature the same for every
 // tokenizer and every text; a tokenizer counts some features of a file cheaper than the estimate and others dearer
 // (o200k takes an indented line's newline and spaces as one token, and a camelCase identifier in fewer tokens than
-// its case changes), so a file's density moves with its mix of features from window to window: TypeScript's
-// compiler 0.58-0.80 times its estimate under o200k. One factor per part of the estimate, fitted to the windows
+// its case changes), so a file's density moves with its mix of features from window to window: Babel's standalone
+// build 0.58-0.80 times its estimate under o200k. One factor per part of the estimate, fitted to the windows
 // counted so far, sizes the next window by its own mix. Pure.
 import type { Features } from './features.js';
 import { solve } from './solve.js';
