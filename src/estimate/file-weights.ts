@@ -70,8 +70,8 @@ const LEAST_FACTOR = 0.1;
  * ridge_g = RIDGE × (part g's mean share of the windows, weighted alike) + ABSENT_RIDGE, then keeps each factor at
  * least `LEAST_FACTOR` × anchor. `anchor`: the file's last density (engine tokens per estimated token). Over the
  * oracle's windows of the rounds corpus and held-out sets read whole (o200k, the old Claude tokenizer, Claude-dense),
- * it predicts the next window's count within |ln| 0.014-0.030 on average where the last window's density does within
- * 0.014-0.056, and costs 2-44% fewer expected rounds a window (a refusal, or the share of a window left unread) at
+ * it predicts the next window's count within |ln| 0.014-0.033 on average where the last window's density does within
+ * 0.014-0.056, and costs 1-42% fewer expected rounds a window (a refusal, or the share of a window left unread) at
  * the best margin of each; most on long files of code whose mix of features changes (TypeScript's compiler, Babel).
  * Undefined for fewer than two windows (one tells no more than its density) or a malformed one. */
 export function partFactors(windows: readonly CountedWindow[], anchor: number): number[] | undefined {
@@ -113,9 +113,9 @@ export function partFactors(windows: readonly CountedWindow[], anchor: number): 
 export function relativeFactors(windows: readonly CountedWindow[], anchor: number): number[] | undefined {
   const m = partFactors(windows, anchor);
   const last = windows.at(-1);
-  if (!m || !last) return undefined;
+  if (!m || !last || !(last[0]! > 0)) return undefined;
   const point = last.slice(1).reduce((s, p) => s + p, 0);
-  if (!(point > 0) || Math.abs(Math.log((anchor * point) / last[0]!)) > SAME_DENSITY) return undefined;
+  if (!(point > 0) || !(Math.abs(Math.log((anchor * point) / last[0]!)) <= SAME_DENSITY)) return undefined;
   const density = last.slice(1).reduce((s, p, g) => s + p * m[g]!, 0) / point;
   return density > 0 ? m.map((x) => x / density) : undefined;
 }

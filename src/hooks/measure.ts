@@ -233,8 +233,8 @@ function fitOnce(path: string, first: number, budget: Budget, deadline: number):
 /** What a pass of `fit` over a window found, with `budget`'s margin. */
 function measuredBy(fit: WindowFit, scan: ScanResult, budget: Budget): Measured {
   const r = fit.result();
-  const { groups, parts } = { groups: fit.groups(), parts: fit.parts() };
-  return { ...r, scan, safeTokens: safeTokensOf(r, budget, budget.safety), groups, parts, ...fit.digitCounts() };
+  const safeTokens = safeTokensOf(r, budget, budget.safety);
+  return { ...r, scan, safeTokens, groups: fit.groups(), parts: fit.parts(), ...fit.digitCounts() };
 }
 
 /** `fitOnce` with `budget.safety` and with the larger margin `innerSafety`, in one pass: [with `innerSafety`, with

@@ -2,6 +2,7 @@
 // session's counts or an earlier session's taught, a changed file's last density, or the model's prior.
 
 import { readFileSync } from 'node:fs';
+import { fileWeights, partShares } from '../estimate/file-weights.js';
 import {
   CALM_STEPS,
   FOLLOW_SAFETY,
@@ -10,7 +11,6 @@ import {
   STEADY_STEPS,
   VERSION_SAFETY,
 } from '../estimate/weights.js';
-import { fileWeights, partShares } from '../estimate/file-weights.js';
 import { contentDigest, DIGEST_MAX_BYTES, lineSketch } from '../state/digest.js';
 import {
   countsByLengthOf,

@@ -1,6 +1,6 @@
 // What one session remembers, and the pure rules that keep it small.
-import { GROUP_COUNT } from '../estimate/groups.js';
 import { COUNTED_WINDOWS, PART_COUNT } from '../estimate/file-weights.js';
+import { GROUP_COUNT } from '../estimate/groups.js';
 import { CALM_STEPS, STEADY_STEPS } from '../estimate/weights.js';
 import { allFinite, isFiniteNumber, isModelName, isRecord, ownValue, setOwn } from './record.js';
 
