@@ -11,6 +11,7 @@ import {
   relativeFactors,
   withCountedWindow,
 } from '../../src/estimate/file-weights';
+import { toRemember } from '../../src/hooks/sizing';
 import { countedWindowsWith, COUNTED_LEAST_SHARE } from '../../src/hooks/usage';
 import { isLearned } from '../../src/state/session';
 
@@ -169,6 +170,13 @@ describe('the windows a file keeps for its fit', () => {
     const short = countedWindowsWith(before, { ratio: 0.8, point: justUnder, parts }, 25_000);
     expect(short).toEqual(before.countedWindows);
     expect(countedWindowsWith(undefined, { ratio: 0.8, point: 100, parts }, 25_000)).toBeUndefined();
+  });
+
+  it('they stay in the session: what the memory keeps for a later session has the density, not the windows', () => {
+    const learned = { size: 1, mtimeMs: 1, ratio: 0.8, at: 1, countedWindows: [[9000, ...mix({ 0: 1 })]] };
+    const kept = toRemember('/nonexistent/file.js', learned, 'claude-test');
+    expect(kept.ratio).toBe(0.8);
+    expect(kept).not.toHaveProperty('countedWindows');
   });
 
   it('a session file\'s damaged windows are not believed: the density stands without them', () => {
