@@ -8,6 +8,7 @@ import {
   CHANGED_TEXT_DISTANCE,
   HOPEFUL_RATIO,
   LEARNED_SAFETY,
+  newTextAllowance,
   PRIOR_SAFETY,
   REST_PRIOR_SAFETY,
   safetyForChange,
@@ -154,6 +155,10 @@ export function budgetFor(path: string, cap: number, sizing: Sizing, maxLines: n
   return budget;
 }
 
+/** The most passes `fitWindow` makes over a window: each wider margin fits fewer lines, whose text may call for a
+ * little more (`newTextAllowance` moves with the window's shares); the last pass's fit is kept. */
+const MOST_FIT_PASSES = 4;
+
 /** The largest prefix of the window from `first` that fits the budget. With a density the usage taught, the margin
  * is the one the window's own text calls for: tried from the narrowest, and widened when the window that fits it
  * differs more from the one the density was learned from (each try is one pass over the window). */
@@ -161,17 +166,32 @@ export function fitWindow(path: string, first: number, budget: Budget, deadline:
   const similar = budget.similar;
   if (!similar) return fitOnce(path, first, budget, deadline);
   let safety = Math.min(budget.safety, safetyForChange(0, budget.calm));
-  for (;;) {
+  let plain = safety; // the margin without `newTextAllowance`
+  for (let pass = 1; ; pass++) {
     const fit = fitOnce(path, first, { ...budget, safety }, deadline);
-    if (fit.scan.timedOut || fit.lines === 0) return fit;
+    if (fit.scan.timedOut) return fit;
+    if (fit.lines === 0) {
+      // Where the allowance alone left no line, the first line is sized as a window of one line: named alone, to be
+      // read or counted, where the learned density lets it fit (`fitInOtherScript`), not passed over.
+      return safety > plain ? fitWindow(path, first, { ...budget, maxLines: 1 }, deadline) : fit;
+    }
     const shares = sharesOf(fit.groups);
     // The file's own weights predict a window of a mix like the ones they were fitted to; beyond, they extrapolate,
     // and how well they predicted the windows before says nothing of it.
     const extrapolates = budget.fitted && fit.parts && nearestFitted(partShares(fit.parts), budget.fitted) >= FIT_REACH;
     const steady = extrapolates ? undefined : budget.steady;
-    const needs = safetyForChange(shareDistance(shares, similar), budget.calm, steady);
-    if (needs > safety) {
+    const distance = shareDistance(shares, similar);
+    let needs = safetyForChange(distance, budget.calm, steady);
+    // Text of a kind the file's counts did not hold, where neither its own weights nor a steady density say how its
+    // density moves with it; a window of one line is a line, not a mix.
+    const covered = budget.fitted !== undefined && !extrapolates;
+    const plainNeeds = needs;
+    if (distance >= CHANGED_TEXT_DISTANCE && !covered && budget.steady === undefined && fit.lines > 1) {
+      needs *= newTextAllowance(shares, similar, budget.ratio);
+    }
+    if (needs > safety && pass < MOST_FIT_PASSES) {
       safety = needs;
+      plain = Math.max(plain, plainNeeds);
       continue;
     }
     if (scriptDistance(shares, similar) < OTHER_SCRIPT_DISTANCE) return fit;

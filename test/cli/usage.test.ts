@@ -14,7 +14,16 @@ import { PRIOR_SAFETY, SAME_TEXT_SAFETY } from '../../src/estimate/weights';
 import { tabStaysApart } from '../../src/estimate/fit';
 import { lineNumberDigits, lineNumberTokens } from '../../src/hooks/line-numbers';
 import { LONG_LINE_REACH, measureWindow } from '../../src/hooks/measure';
-import { chineseWordList, csvLedger, csvPrices, fileList, mixedCode, prose, russianWordList } from '../helpers/text';
+import {
+  chineseWordList,
+  csvLedger,
+  csvPrices,
+  fileList,
+  generatedParser,
+  mixedCode,
+  prose,
+  russianWordList,
+} from '../helpers/text';
 import { countText } from '../../scripts/lib/token-count.mjs';
 
 let dir: string;
@@ -430,6 +439,23 @@ describe('the usage of the request that carried a result teaches the file\'s den
     const fills = got.slice(5, -1).map((w) => o200k(lines.slice(w.first - 1, w.first - 1 + w.lines).join('\n')) / 25_000);
     expect(fills.length).toBeGreaterThanOrEqual(10);
     expect(Math.min(...fills), fills.map((f) => f.toFixed(3)).join(' ')).toBeGreaterThan(0.93);
+  });
+
+  it('a window of text the file\'s counts did not hold (tables of numbers after symbol names) is not refused', () => {
+    // A generated parser in C: symbol names, which o200k counts at 0.70 of the estimate, then tables of numbers and
+    // characters, 0.88-0.91. The window after the first holds the names' last lines and then the tables: sized by the
+    // names' density with the margin for changed text alone (1.1), it was refused; now its share of text the names
+    // lacked is taken at the estimate's own density (`newTextAllowance`).
+    const o200k = countText('o200k');
+    const path = join(dir, 'parser.c');
+    const text = generatedParser(12_000, 1600);
+    writeFileSync(path, text);
+    const got = readAll(reading('parser', 4, { path, counter: o200k, numberedByCounter: true, refuses: true }), 12_000);
+    expect(got[1]!.first, 'the second window starts among the names').toBeLessThan(1600);
+    expect(got.filter((w) => w.refused)).toEqual([]);
+    for (let i = 1; i < got.length; i++) expect(got[i]!.first).toBe(got[i - 1]!.first + got[i - 1]!.lines);
+    expect(got.at(-1)!.first + got.at(-1)!.lines - 1).toBeGreaterThanOrEqual(12_000);
+    expect(got.length).toBeLessThanOrEqual(7);
   });
 
   it('another hook\'s note that joined a result is not read as its text: the next window is as full', () => {

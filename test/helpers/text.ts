@@ -104,3 +104,22 @@ export function mixedCode(lines: number, seed = 1): string {
 function capitalized(w: string): string {
   return w.charAt(0).toUpperCase() + w.slice(1);
 }
+
+/** C as a parser generator writes it (tree-sitter's parser.c): `names` lines of symbol names, then tables of numbers
+ * to `lines`. A model that counts names sparsely counts the tables far denser, relative to the estimate. */
+export function generatedParser(lines: number, names = 2500, seed = 1): string {
+  const words = ['identifier', 'statement', 'expression', 'declaration', 'pattern', 'template', 'property', 'member',
+    'arguments', 'parenthesized', 'assignment', 'binary', 'unary', 'string', 'fragment', 'import', 'export', 'class'];
+  let x = seed;
+  const next = (n: number) => { x = (x * 1103515245 + 12345) % 2147483648; return x % n; };
+  const out: string[] = [];
+  for (let i = 0; i < names && out.length < lines; i++) {
+    const name = `${words[next(words.length)]}_${words[next(words.length)]}`;
+    out.push(`  [sym_${name}] = "${name}",`);
+  }
+  for (let i = 0; out.length < lines; i++) {
+    out.push(`  [${i}] = {.index = ${next(5000)}, .length = ${1 + next(6)}},`);
+    out.push(`        '${"/;<@[`{}!%&*+-=>?^|~"[next(19)]}', ${next(300)},`);
+  }
+  return `${out.join('\n')}\n`;
+}

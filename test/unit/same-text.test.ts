@@ -10,6 +10,8 @@ import {
   CALM_STEPS,
   CHANGED_TEXT_SAFETY,
   LEARNED_SAFETY,
+  NEW_TEXT_DENSITY,
+  newTextAllowance,
   SAME_TEXT_SAFETY,
   safetyForChange,
   STEADY_MULTIPLE,
@@ -47,6 +49,20 @@ describe('safetyForChange and shareDistance', () => {
     // Text that changed is not sized by how still the file held before it.
     expect(safetyForChange(0.02, 0.001)).toBe(LEARNED_SAFETY);
     expect(safetyForChange(0.5, 0.001)).toBe(CHANGED_TEXT_SAFETY);
+  });
+
+  it('the share of a window in groups the counted window held less of is taken at the estimate\'s own density', () => {
+    const names = sharesOf([37, 63, 0, 0, 0, 0]);
+    const tables = sharesOf([9, 61, 0, 0, 30, 0]);
+    // Density 0.7 where 30% of the window is new text (digits): 0.7 × 0.7 + 1 × 0.3 = 0.79, 1.129 times 0.7.
+    expect(newTextAllowance(tables, names, 0.7)).toBeCloseTo(0.79 / 0.7, 2);
+    // Nothing new (the counted window's mix), or a density already at the estimate's.
+    expect(newTextAllowance(names, names, 0.7)).toBe(1);
+    expect(newTextAllowance(tables, names, NEW_TEXT_DENSITY)).toBe(1);
+    expect(newTextAllowance(tables, names, 1.2)).toBe(1);
+    // Nothing counted in common: the window is taken at the estimate's density, no more.
+    expect(newTextAllowance(sharesOf([0, 0, 0, 0, 1, 0]), sharesOf([1, 0, 0, 0, 0, 0]), 0.5)).toBeCloseTo(2, 12);
+    expect(newTextAllowance(tables, names, 0)).toBe(1);
   });
 
   it('shares add up to 1, and the distance runs from 0 (alike) to 2 (no group in common)', () => {
