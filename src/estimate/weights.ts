@@ -133,8 +133,8 @@ export function safetyForChange(distance: number, calm?: number, steady?: number
 export const NEW_TEXT_DENSITY = 1;
 
 /** What a window of changed text needs over its learned density `ratio`, as a factor on its margin, for the share of
- * its estimate in token groups the window the density was learned from held less of: half the `shareDistance`
- * between the two windows' shares (each adds up to 1), taken at `NEW_TEXT_DENSITY`, the rest at `ratio`.
+ * its estimate in token groups the window the density was learned from held less of (`shares` against `counted`,
+ * each window's shares of the estimate by group): that share is taken at `NEW_TEXT_DENSITY`, the rest at `ratio`.
  * tree-sitter's generated parser for JavaScript (parser.c) opens on 2,000 lines of symbol names that o200k counts at
  * 0.72 of the estimate; the next window, a third of it numbers, at 0.85, past the 1.1 margin for changed text. Over
  * the oracle's windows read whole of the files over 256 KiB of the rounds corpus and six held-out lists, each window
@@ -143,9 +143,11 @@ export const NEW_TEXT_DENSITY = 1;
  * 3-9% fewer expected rounds (a refusal, or the share of a window left unread), but 2% more under Claude-dense, which
  * counts most text near or over the estimate (docs/ROUNDS.md, "Text the file's counts did not hold"). 1 for a density
  * at or over `NEW_TEXT_DENSITY`. Pure. */
-export function newTextAllowance(distance: number, ratio: number): number {
+export function newTextAllowance(shares: readonly number[], counted: readonly number[], ratio: number): number {
   if (!(ratio > 0) || ratio >= NEW_TEXT_DENSITY) return 1;
-  return 1 + Math.min(1, distance / 2) * (NEW_TEXT_DENSITY / ratio - 1);
+  let added = 0;
+  for (let g = 0; g < shares.length; g++) added += Math.max(0, (shares[g] ?? 0) - (counted[g] ?? 0));
+  return 1 + Math.min(1, added) * (NEW_TEXT_DENSITY / ratio - 1);
 }
 
 /** Engine tokens per estimated token for a window named before the file's density is known, which `pre` trims

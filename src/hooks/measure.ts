@@ -187,7 +187,7 @@ export function fitWindow(path: string, first: number, budget: Budget, deadline:
     const covered = budget.fitted !== undefined && !extrapolates;
     const plainNeeds = needs;
     if (distance >= CHANGED_TEXT_DISTANCE && !covered && budget.steady === undefined && fit.lines > 1) {
-      needs *= newTextAllowance(distance, budget.ratio);
+      needs *= newTextAllowance(shares, similar, budget.ratio);
     }
     if (needs > safety && pass < MOST_FIT_PASSES) {
       safety = needs;

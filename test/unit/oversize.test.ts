@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHANGED_TEXT_SAFETY, newTextAllowance, PRIOR_SAFETY, WEIGHTS, type Weights } from '../../src/estimate/weights';
-import { shareDistance, sharesOf } from '../../src/estimate/groups';
+import { sharesOf } from '../../src/estimate/groups';
 import {
   budgetFor,
   continuation,
@@ -194,7 +194,7 @@ describe('a window of another script than the one a usage taught', () => {
     // the share of their estimate that the words held less of is taken at the estimate's own density
     // (`newTextAllowance`), the rest at the words'.
     const numbers = fit(601);
-    const margin = CHANGED_TEXT_SAFETY * newTextAllowance(shareDistance(sharesOf(numbers.groups), taughtBy), 0.6);
+    const margin = CHANGED_TEXT_SAFETY * newTextAllowance(sharesOf(numbers.groups), taughtBy, 0.6);
     expect(margin).toBeGreaterThan(CHANGED_TEXT_SAFETY * 1.2);
     expect(numbers.pointTokens * 0.6 * margin).toBeLessThanOrEqual(cap);
     expect(numbers.pointTokens).toBeGreaterThan(cap / PRIOR_SAFETY);

@@ -54,17 +54,15 @@ describe('safetyForChange and shareDistance', () => {
   it('the share of a window in groups the counted window held less of is taken at the estimate\'s own density', () => {
     const names = sharesOf([37, 63, 0, 0, 0, 0]);
     const tables = sharesOf([9, 61, 0, 0, 30, 0]);
-    // 30% of the window is new text (digits), half the distance: 0.7 × 0.7 + 1 × 0.3 = 0.79, 1.129 times 0.7.
-    expect(shareDistance(tables, names) / 2).toBeCloseTo(0.3, 12);
-    expect(newTextAllowance(shareDistance(tables, names), 0.7)).toBeCloseTo(0.79 / 0.7, 12);
+    // Density 0.7 where 30% of the window is new text (digits): 0.7 × 0.7 + 1 × 0.3 = 0.79, 1.129 times 0.7.
+    expect(newTextAllowance(tables, names, 0.7)).toBeCloseTo(0.79 / 0.7, 2);
     // Nothing new (the counted window's mix), or a density already at the estimate's.
-    expect(newTextAllowance(0, 0.7)).toBe(1);
-    expect(newTextAllowance(0.6, NEW_TEXT_DENSITY)).toBe(1);
-    expect(newTextAllowance(0.6, 1.2)).toBe(1);
+    expect(newTextAllowance(names, names, 0.7)).toBe(1);
+    expect(newTextAllowance(tables, names, NEW_TEXT_DENSITY)).toBe(1);
+    expect(newTextAllowance(tables, names, 1.2)).toBe(1);
     // Nothing counted in common: the window is taken at the estimate's density, no more.
-    const apart = shareDistance(sharesOf([0, 0, 0, 0, 1, 0]), sharesOf([1, 0, 0, 0, 0, 0]));
-    expect(newTextAllowance(apart, 0.5)).toBeCloseTo(2, 12);
-    expect(newTextAllowance(0.6, 0)).toBe(1);
+    expect(newTextAllowance(sharesOf([0, 0, 0, 0, 1, 0]), sharesOf([1, 0, 0, 0, 0, 0]), 0.5)).toBeCloseTo(2, 12);
+    expect(newTextAllowance(tables, names, 0)).toBe(1);
   });
 
   it('shares add up to 1, and the distance runs from 0 (alike) to 2 (no group in common)', () => {
