@@ -39,6 +39,9 @@ export interface Budget {
   /** The most UTF-16 units the window's numbered lines may take in the engine's result (an engine that shows a longer
    * result only as a preview: hooks/engine-version.ts), each line's number written as `String(n).padStart(6) + '→'`. */
   resultChars?: number;
+  /** The window may take its next line past `safety` where that line is worth the risk (read by hooks/measure.ts,
+   * not by the fit: estimate/stretch.ts). */
+  stretch?: boolean;
   /** A larger margin than `safety`: the same pass also finds the largest prefix that fits with it, the fit inside
    * this one (`WindowFit.innerResult`), without reading the window a second time. */
   innerSafety?: number;

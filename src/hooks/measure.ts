@@ -3,9 +3,11 @@ import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs'
 import { lengthDivisor, neverCountedChars } from '../estimate/cap.js';
 import { WindowFit, type Budget, type FitResult } from '../estimate/fit.js';
 import { FIT_REACH, nearestFitted, partShares } from '../estimate/file-weights.js';
+import { stretchMayPay, stretchPays } from '../estimate/stretch.js';
 import { headToRestDistance, scriptDistance, sharesOf, shareDistance } from '../estimate/groups.js';
 import {
   CHANGED_TEXT_DISTANCE,
+  CHANGED_TEXT_SAFETY,
   HOPEFUL_RATIO,
   LEARNED_SAFETY,
   newTextAllowance,
@@ -72,6 +74,9 @@ export interface Sizing {
   resultChars?: number;
   /** Lines an earlier reading of the file found each over a cap (`RememberedFile.overCap`): passed over as such. */
   overCap?: readonly number[][];
+  /** A window may take its next line past its margin where that line is worth the risk (estimate/stretch.ts): a
+   * density the usage taught, of a file no window of which was refused. */
+  stretch?: true;
 }
 
 export const PRIOR_SIZING: Sizing = {
@@ -152,6 +157,7 @@ export function budgetFor(path: string, cap: number, sizing: Sizing, maxLines: n
   if (sizing.fitted) budget.fitted = sizing.fitted;
   if (sizing.byLength) budget.charsPerCount = lengthDivisor(path);
   if (sizing.resultChars !== undefined) budget.resultChars = sizing.resultChars;
+  if (sizing.stretch) budget.stretch = true;
   return budget;
 }
 
@@ -194,9 +200,30 @@ export function fitWindow(path: string, first: number, budget: Budget, deadline:
       plain = Math.max(plain, plainNeeds);
       continue;
     }
-    if (scriptDistance(shares, similar) < OTHER_SCRIPT_DISTANCE) return fit;
-    return fitInOtherScript(path, first, fit, { ...budget, safety }, deadline);
+    if (scriptDistance(shares, similar) >= OTHER_SCRIPT_DISTANCE) {
+      return fitInOtherScript(path, first, fit, { ...budget, safety }, deadline);
+    }
+    // A margin that holds an allowance for new text bounds what no count told, not the spread of a prediction.
+    return safety > plain ? fit : stretched(path, first, fit, { ...budget, safety }, deadline);
   }
+}
+
+/** `fit`, or that window with its next line, past the margin, where that line is worth the refusal it risks
+ * (`stretchPays`): a line of a fifth of the cap, left out, costs a fifth of a round. Only the next line is worth
+ * weighing (`stretchMayPay`), and only where the fit stopped well short of its margin: one more pass over the window
+ * measures it, and one more takes it. */
+function stretched(path: string, first: number, fit: Measured, budget: Budget, deadline: number): Measured {
+  if (!budget.stretch || fit.whole || fit.lines === 0 || fit.byResultChars || budget.charsPerCount) return fit;
+  const { cap, ratio, safety } = budget;
+  const fitted = fit.pointTokens * ratio;
+  if (safety > CHANGED_TEXT_SAFETY || !stretchMayPay(fitted, cap, safety)) return fit;
+  const next = fitOnce(path, first, { ...budget, safety: 1, maxLines: fit.lines + 1 }, deadline);
+  if (next.scan.timedOut || next.lines <= fit.lines) return fit;
+  const tokens = next.pointTokens * ratio;
+  if (!stretchPays(tokens, fitted, cap, safety)) return fit;
+  // The margin at which the window with that line just fits: the window as the engine will be asked for it.
+  const taken = fitOnce(path, first, { ...budget, safety: (cap / tokens) * (1 - 1e-9) }, deadline);
+  return !taken.scan.timedOut && taken.lines > fit.lines ? taken : fit;
 }
 
 /** The largest prefix of the window from `first` that fits `sizing` (`fitWindow`); but where the prior's margin

@@ -83,6 +83,7 @@ export function sizingFor(
       noFloor: learned.noFloor === true,
       gamble: false,
       gambleOnRest: followOn && learned.refused !== true,
+      ...(learned.refused !== true && learned.shares ? { stretch: true as const } : {}),
       ...(learned.charsPerToken ? { charsPerToken: learned.charsPerToken } : {}),
       ...(learned.shares ? { similar: learned.shares } : {}),
       ...(prior ? { priorWeights: prior.sizingWeights } : {}),

@@ -16,7 +16,13 @@ export async function readWholeUnderO200k(
   name: string,
   fileName: string,
   text: string,
-): Promise<{ fills: number[]; trail: string; calls: number; bareCalls: number }> {
+): Promise<{
+  fills: number[];
+  windows: Array<{ first: number; lines: number }>;
+  trail: string;
+  calls: number;
+  bareCalls: number;
+}> {
   const path = F.put(tempDir(name), fileName, text);
   expect(Buffer.byteLength(text)).toBeGreaterThan(262_144); // the engine would page a smaller one itself
   const bare = F.put(tempDir(`${name}-bare`), fileName, text);
@@ -38,5 +44,11 @@ export async function readWholeUnderO200k(
   const lines = readFileSync(path, 'utf8').split('\n');
   const windows = c.steps.map((st) => s.ran.get(st.toolUseId)?.file).filter((f) => f?.numLines > 0);
   const fills = windows.map((f) => count(lines.slice(f.startLine - 1, f.startLine - 1 + f.numLines).join('\n')) / CAP);
-  return { fills, trail, calls: c.steps.length, bareCalls: without.cursor(bare).steps.length };
+  return {
+    fills,
+    windows: windows.map((f) => ({ first: f.startLine, lines: f.numLines })),
+    trail,
+    calls: c.steps.length,
+    bareCalls: without.cursor(bare).steps.length,
+  };
 }

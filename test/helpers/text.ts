@@ -123,3 +123,30 @@ export function generatedParser(lines: number, names = 2500, seed = 1): string {
   }
   return `${out.join('\n')}\n`;
 }
+
+/** `records` entries of a license list as JSON (as spdx-full.json): four short lines of name, URL and flags, then
+ * the license's whole text on one line of 6,000-26,000 characters, the same for the same seed. A window holds a few
+ * records, each long line a tenth to a fifth of it. */
+export function licenseRecords(records: number, seed = 1): string {
+  const words = ['license', 'software', 'copyright', 'holder', 'permission', 'granted', 'redistribute', 'source',
+    'binary', 'form', 'notice', 'warranty', 'liability', 'contributors', 'provided', 'conditions', 'the', 'of', 'and',
+    'to', 'in', 'any', 'without', 'this', 'shall', 'be', 'or', 'for'];
+  let x = seed;
+  const next = (n: number) => { x = (x * 1103515245 + 12345) % 2147483648; return x % n; };
+  const out = ['{'];
+  for (let i = 0; i < records; i++) {
+    const paragraphs: string[] = [];
+    for (let length = 0, target = 6_000 + next(20_000); length < target;) {
+      const sentence = Array.from({ length: 8 + next(12) }, () => words[next(words.length)]!).join(' ');
+      // Some licenses number their clauses and cite their sources: a window's mix moves with its records.
+      const clause = i % 4 === 1 ? `${1 + next(9)}.${1 + next(20)}.${next(10)} (see https://example.org/${next(99_999)}) ` : '';
+      paragraphs.push(`${clause}${capitalized(sentence)}.`);
+      length += sentence.length + 2;
+    }
+    out.push(`\t"LR-${i + 1}.0": {`, `\t\t"name": "License Record ${i + 1}",`,
+      `\t\t"url": "https://example.org/licenses/lr-${i + 1}.html",`, `\t\t"osiApproved": ${i % 3 === 0},`,
+      `\t\t"licenseText": "${paragraphs.join('\\n\\n')}"`, `\t}${i + 1 < records ? ',' : ''}`);
+  }
+  out.push('}');
+  return `${out.join('\n')}\n`;
+}
