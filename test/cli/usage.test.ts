@@ -459,7 +459,7 @@ describe('the usage of the request that carried a result teaches the file\'s den
     expect(got.length).toBeLessThanOrEqual(7);
   });
 
-  it('records whose long lines hold a tenth to a fifth of a window: a window takes the next one where it pays', () => {
+  it('records whose long lines hold a twentieth to a fifth of a window: a window takes the next one where it pays', () => {
     // A license list as JSON: four short lines, then a license's whole text on one line of 1,250-4,700 tokens, some
     // with numbered clauses and links, so a window's mix moves with its records and its margin is 1.05-1.1. That
     // margin suits text of short lines; before a long line it left a tenth or a fifth of the window for another

@@ -1,4 +1,4 @@
-// A license list as JSON (four short lines, then a license's whole text on one line of a tenth to a fifth of a
+// A license list as JSON (four short lines, then a license's whole text on one line of a twentieth to a fifth of a
 // window), over 256 KiB, read whole on the real engine with a stand-in that counts with o200k and reports each
 // request's usage. The margin that suits text of short lines stopped windows before a long line whose point
 // estimate fitted with room: a window takes it where the refusal it risks costs fewer rounds than the line would
@@ -12,7 +12,7 @@ import { licenseRecords } from '../helpers/text';
 afterAll(removeTempDirs);
 const ENGINE_TIMEOUT = 300_000;
 
-describe('records whose long lines hold a tenth to a fifth of a window, over 256 KiB, read whole', () => {
+describe('records whose long lines hold a twentieth to a fifth of a window, over 256 KiB, read whole', () => {
   it('every line once and no refusal; no window after the first leaves out a long line that fits with room', async () => {
     const text = licenseRecords(90);
     const { windows, fills, trail, calls, bareCalls } = await readWholeUnderO200k('long-lines', 'licenses.json', text);
