@@ -78,8 +78,11 @@ describe('parallel hooks in one session', () => {
       const askedLast = Math.min(first + 2899, 3000);
       const expected = `read-ceiling-pager: ${ran.file_path} has 3001 lines. This Read returned lines ${first}-${last} of the requested ${first}-${askedLast}, the most that fits under the 25000-token Read cap. Lines ${last + 1}-${askedLast} are not shown yet; offset=${last + 1} limit=`;
       const named = /offset=\d+ limit=(\d+)/.exec(note);
+      // A window named to the file's end may ask for a line past it (the engine's count, 3001, and one more): the
+      // reader then knows it reached the end. Under load, a post past its deadline names all the rest so.
+      const most = askedLast === 3000 ? 3002 - last : askedLast - last;
       if (!recordedPlan) bad.push(`a note without a recorded plan: ${note}`);
-      else if (!note.startsWith(expected) || !named || Number(named[1]) > askedLast - last) bad.push(`note for ${first}: ${note}`);
+      else if (!note.startsWith(expected) || !named || Number(named[1]) > most) bad.push(`note for ${first}: ${note}`);
     }
     const seen = await watcher.stop();
     const after = JSON.parse(readFileSync(stateFile, 'utf8'));
