@@ -8,11 +8,18 @@ import { isHookName, type HookName } from './hooks/output.js';
 import { quietNotLines, quietPost, tooSmallToMatter } from './hooks/small.js';
 import { readStdin, SCAN_DEADLINE_MS } from './hooks/stdin.js';
 import { tracePath } from './hooks/trace.js';
+import { loadBundle } from './state/code-cache.js';
 
 type Main = typeof import('./main.js');
 type Commands = typeof import('./commands/program.js');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const loadMain = (): Main => require(`${__dirname}/main.cjs`) as Main;
+/** A hook's bundle, from the compiled code kept for it (state/code-cache.ts); the code this run compiled is kept
+ * when it exits, if there was none. */
+function loadHookBundle<T>(name: string): T {
+  const bundle = loadBundle(`${__dirname}/${name}`, process.env);
+  process.once('exit', bundle.save);
+  return bundle.exports as T;
+}
+const loadMain = (): Main => loadHookBundle<Main>('main.cjs');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const loadCommands = (): Commands => require(`${__dirname}/commands.cjs`) as Commands;
 
@@ -73,8 +80,7 @@ function smallRead(hook: HookName, raw: string): boolean {
 function hookWithGates(hook: HookName): boolean {
   let run: typeof import('./gates/run.js');
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    run = require(`${__dirname}/gates.cjs`) as typeof import('./gates/run.js');
+    run = loadHookBundle<typeof import('./gates/run.js')>('gates.cjs');
   } catch {
     loadMain().runHook(hook); // fail open: no gates rather than no pager
     return true;

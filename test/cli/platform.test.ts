@@ -56,7 +56,8 @@ describe('state lives where the platform keeps per-user state', () => {
     const { READ_CEILING_PAGER_STATE_DIR: _, ...rest } = env;
     const r = runHook('pre', preEvent('sess-default-dir', 'toolu_dir', { file_path: join(dir, 'big.txt'), limit: 3000 }), { ...rest, XDG_STATE_HOME: base });
     expect(r.json.hookSpecificOutput.additionalContext).toBeUndefined();
-    expect(readdirSync(join(base, 'read-ceiling-pager'))).toEqual(['sess-default-dir.json']);
+    // the session's state, and the compiled code of the hooks that sized the window (state/code-cache.ts)
+    expect(readdirSync(join(base, 'read-ceiling-pager'))).toEqual(['code', 'sess-default-dir.json']);
   });
 
   // Wine sets %LOCALAPPDATA% itself (its prefix's user profile), so the test asks Node for Windows where it is.

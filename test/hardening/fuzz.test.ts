@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answer, contextFor } from '../../src/hooks/io';
 import { brokenPromises, figures, hostileFiles, pool, spawnHook } from './lib';
+import { CODE_DIR } from '../../src/state/code-cache';
 
 let dir: string;
 let files: Record<string, string>;
@@ -122,12 +123,20 @@ function stateDirIsClean(): string[] {
   let names: string[];
   try { names = readdirSync(stateDirOf()); } catch { return bad; }
   for (const n of names) {
-    if (!/^[A-Za-z0-9_-]{1,128}\.json(\.lock)?$/.test(n)) bad.push(`unexpected state entry ${JSON.stringify(n.slice(0, 80))}`);
+    if (n === CODE_DIR) bad.push(...codeDirIsClean(join(stateDirOf(), n)));
+    else if (!/^[A-Za-z0-9_-]{1,128}\.json(\.lock)?$/.test(n)) bad.push(`unexpected state entry ${JSON.stringify(n.slice(0, 80))}`);
     else if (!lstatSync(join(stateDirOf(), n)).isFile()) bad.push(`${n} is not a regular file`);
   }
   const outside = readdirSync(dir).filter((n) => !Object.values(files).includes(join(dir, n)) && n !== 'state' && n !== 'loop-b' && n !== 'nowhere');
   if (outside.length) bad.push(`written outside the state dir: ${outside.join()}`);
   return bad;
+}
+
+/** The hooks' compiled code (state/code-cache.ts): one file for each bundle, named by it, never a stdin's text. */
+function codeDirIsClean(code: string): string[] {
+  if (!lstatSync(code).isDirectory()) return [`${CODE_DIR} is not a directory`];
+  return readdirSync(code).filter((n) => !/^(main|gates)-v\d+\.\d+\.\d+-\w+-\d+-\d+\.code$/.test(n))
+    .map((n) => `unexpected code cache entry ${JSON.stringify(n.slice(0, 80))}`);
 }
 
 describe('fuzzed hook input keeps the wire promise', () => {
