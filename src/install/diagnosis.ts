@@ -26,7 +26,7 @@ export const MIN_NODE_MAJOR = 20;
 /** The Claude Code versions the pager was verified on, oldest to pinned (`npm run test:engines`, scripts/engines.json;
  * a unit test keeps them equal). Before the oldest, the engine refuses a whole-file read over the cap where it
  * would page it (2.1.144 and older), and runs an exec-form hook without its arguments (2.1.137 and older). */
-export const VERIFIED_ENGINES = { oldest: '2.1.145', newest: '2.1.332' } as const;
+export const VERIFIED_ENGINES = { oldest: '2.1.145', newest: '2.1.337' } as const;
 
 export type Level = 'ok' | 'warn' | 'fail';
 export interface Finding { level: Level; topic: string; text: string }

@@ -54,7 +54,7 @@ describe('doctor', () => {
     ]);
     expect(line(r.stdout, 'cap')[0]).toMatch(/^ok {4}cap {4}25000 tokens \(the engine's default; CLAUDE_CODE_FILE_READ_MAX_OUTPUT_TOKENS is not set\)/);
     expect(line(r.stdout, 'state')).toEqual([`ok    state  ${join(home, '.local', 'state', 'read-ceiling-pager')} (writable)`]);
-    expect(line(r.stdout, 'engine')).toEqual([`ok    engine Claude Code 2.1.332 (claude on PATH; the pager was verified on ${VERIFIED})`]);
+    expect(line(r.stdout, 'engine')).toEqual([`ok    engine Claude Code 2.1.337 (claude on PATH; the pager was verified on ${VERIFIED})`]);
   });
 
   it('names the gates that are on and where from, and warns when a gate that needs the gate hook lacks it', () => {
