@@ -1,4 +1,4 @@
-// One transcript line in, the facts the census needs out. Pure. Shapes verified on Claude Code 2.1.332 (see
+// One transcript line in, the facts the census needs out. Pure. Shapes verified on Claude Code 2.1.337 (see
 // test/audit/ and the audit tests): a Read is an assistant `tool_use`; its outcome is the user `tool_result` plus the
 // record's `toolUseResult`; the PARTIAL banner is an `attachment` of type `read_truncation_notice`; a hook's printed
 // JSON is an `attachment` `hook_success` (stdout); a hook's context is an `attachment` `hook_additional_context`.
@@ -52,6 +52,8 @@ const OTHER_KNOWN = new Set([
   'summary', 'queue-operation', 'api-request', 'api-request-shape', 'api-request-blob', 'atis-latch', 'cost-state',
   'last-prompt', 'tools-used', 'file-history-snapshot', 'custom-title', 'progress', 'tag', 'agent-name',
   'permission-mode', 'pr-link', 'mode',
+  // New in 2.1.337 (2.1.332 writes none): the provider and the kind of credential the session's requests go by.
+  'api-request-route',
 ]);
 const CONVERSATIONAL = new Set(['user', 'assistant', 'attachment', 'system']);
 
