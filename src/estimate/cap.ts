@@ -1,4 +1,4 @@
-// The engine's limits, as docs/ENGINE.md §2–3 states them (verified on Claude Code 2.1.332).
+// The engine's limits, as docs/ENGINE.md §2–3 states them (verified on Claude Code 2.1.337).
 
 export const DEFAULT_CAP = 25_000;
 

@@ -65,9 +65,9 @@ export function liveResults(jsonl: string, toolUseIds: readonly string[], fromSt
   return live;
 }
 
-/** tool_use_ids whose results the engine cut from the conversation it sends, keeping the records as they were:
- * an attachment record {"type":"tool_results_cut","callIds":[…],"standIn":"[Old tool result content cleared]"}
- * (2.1.332 writes it when it clears old results after a long idle). The cut comes after the results, so a result
+/** tool_use_ids whose results the engine cut from the conversation it sends, keeping the records as they were: an
+ * attachment record {"type":"tool_results_cut","callIds":[…],"standIn":"[Old tool result content cleared]"} (2.1.332
+ * and 2.1.337 write it when they clear old results after a long idle). The cut comes after the results, so a result
  * still in the tail has its cut there too. */
 export function cutResults(jsonl: string): Set<string> {
   const ids = new Set<string>();
@@ -82,14 +82,14 @@ export function cutResults(jsonl: string): Set<string> {
 const API_CLEARING = 'clear_tool_uses_20250919';
 
 /**
- * Read tool_use_ids whose results the API cleared from the conversation. The engine can ask the API to clear old
- * tool results (a `clear_tool_uses_20250919` context-management edit, which 2.1.332 sends on a return after idle):
- * past `trigger` tool uses the API clears all but the newest `keep`. The engine records each request's parameters
- * (an `api-request` record, written before the answer, so before the hooks of the calls in it) and keeps the API's
- * report on the answer (`message.context_management.applied_edits`, the oldest N cleared). Either is enough. Which
- * tools the API left out is not recorded, so every tool use counts toward the newest `keep`, and the first N Reads
- * stand for the N cleared: never fewer Reads than the API cleared. 'all' when the API reported clearing but the
- * text does not reach back to where the conversation starts (`conversationStart`: the text is the whole
+ * Read tool_use_ids whose results the API cleared from the conversation. The engine can ask the API to clear old tool
+ * results (a `clear_tool_uses_20250919` context-management edit, which 2.1.332 and 2.1.337 send on a return after
+ * idle): past `trigger` tool uses the API clears all but the newest `keep`. The engine records each request's
+ * parameters (an `api-request` record, written before the answer, so before the hooks of the calls in it) and keeps
+ * the API's report on the answer (`message.context_management.applied_edits`, the oldest N cleared). Either is
+ * enough. Which tools the API left out is not recorded, so every tool use counts toward the newest `keep`, and the
+ * first N Reads stand for the N cleared: never fewer Reads than the API cleared. 'all' when the API reported clearing
+ * but the text does not reach back to where the conversation starts (`conversationStart`: the text is the whole
  * transcript, or it holds a compaction `barrier`).
  */
 export function apiClearedReads(jsonl: string, barrier: number, conversationStart: boolean): Set<string> | 'all' {

@@ -347,11 +347,11 @@ export function findResultTokens(jsonl: string, toolUseId: string): ResultTokens
   return undefined;
 }
 
-/** The notes of hooks other than ours in an attachment record, each as the model reads it, after the engine's
- * framing (docs/ENGINE.md §7.4, §9.5). Ours are left out: each is one line that starts with `PREFIX`, and the
- * margins were measured with their tokens in the usage (usage.ts, `otherNotesTokens`). The record holds what the
- * model read: a hook's note over 10,000 characters as the engine's `<persisted-output>` preview of it (2.1.332). A
- * record over that (`PREVIEWED_NOTE_CHARS`, its notes together) is left in: not all of it may have been read. */
+/** The notes of hooks other than ours in an attachment record, each as the model reads it, after the engine's framing
+ * (docs/ENGINE.md §7.4, §9.5). Ours are left out: each is one line that starts with `PREFIX`, and the margins were
+ * measured with their tokens in the usage (usage.ts, `otherNotesTokens`). The record holds what the model read: a
+ * hook's note over 10,000 characters as the engine's `<persisted-output>` preview of it (2.1.332, 2.1.337). A record
+ * over that (`PREVIEWED_NOTE_CHARS`, its notes together) is left in: not all of it may have been read. */
 function notesOfOtherHooks(record: Record<string, unknown>): string[] {
   const a = record.type === 'attachment' && isRecord(record.attachment) ? record.attachment : undefined;
   if (a?.type !== 'hook_additional_context') return [];

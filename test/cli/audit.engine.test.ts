@@ -1,4 +1,4 @@
-// The audit over transcripts the real engine wrote (Claude Code 2.1.332, headless, against the e2e stand-in):
+// The audit over transcripts the real engine wrote (Claude Code 2.1.337, headless, against the e2e stand-in):
 // its counts must equal what the scripted session did and what the model was shown.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -214,11 +214,11 @@ describe('covered re-read gate, across a compaction', () => {
 });
 
 describe('covered re-read gate, after old results are cleared', () => {
-  // 2.1.332 clears old tool results from the conversation when a session resumes after more than 65 minutes idle
-  // (at least 27 tool uses, the last 12 kept, 20,000 tokens or more to save), behind feature flags a user's cached
-  // flags can hold. With both flags it cuts them itself and records the cut as an attachment; with the first only,
-  // it asks the API to clear them, and keeps the API's report on the assistant record. Either way the result
-  // records stay as they were. The stand-in plays the API's side.
+  // 2.1.332 (and 2.1.337) clears old tool results from the conversation when a session resumes after more than 65
+  // minutes idle (at least 27 tool uses, the last 12 kept, 20,000 tokens or more to save), behind feature flags a
+  // user's cached flags can hold. With both flags it cuts them itself and records the cut as an attachment; with the
+  // first only, it asks the API to clear them, and keeps the API's report on the assistant record. Either way the
+  // result records stay as they were. The stand-in plays the API's side.
   const ENGINE_CUTS = { tengu_jiggly_blossom: 'on', tengu_wise_pearl: { write_records: true } };
   const API_CLEARS = { tengu_jiggly_blossom: 'on' };
   const FILES = 30;

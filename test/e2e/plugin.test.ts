@@ -47,8 +47,8 @@ describe('an exec-form Read hook whose program does not exist', () => {
     expect(more).toEqual([]);
     expect(step?.isError, step?.content).toBe(false);
     expect(step!.lines.map(([n]) => n)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-    // What the engine made of it (2.1.205 and 2.1.332 alike): a hook_non_blocking_error record in the transcript,
-    // exit code 1, "Executable not found in $PATH"; the model is told nothing.
+    // What the engine made of it (2.1.205, 2.1.332 and 2.1.337 alike): a hook_non_blocking_error record in the
+    // transcript, exit code 1, "Executable not found in $PATH"; the model is told nothing.
     const records = readFileSync(s.transcript!, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { attachment?: Record<string, unknown> });
     const errors = records.flatMap((r) => (r.attachment?.type === 'hook_non_blocking_error' ? [r.attachment] : []));
     expect(errors.map((e) => [e.hookEvent, e.command, e.exitCode])).toEqual([

@@ -47,8 +47,8 @@ const CLASSIFIER_SYSTEM = 'You are a security monitor for autonomous AI coding a
 /** The tools that start a subagent (named Task before Agent). */
 const SUBAGENT_TOOLS = new Set(['Agent', 'Task']);
 
-/** The 400 the real API gives a role it does not know in `messages`. The engine (2.1.332) falls back only when the
- * message holds "Input should be 'user' or 'assistant'": a 400 with other text is retried and the run fails. */
+/** The 400 the real API gives a role it does not know in `messages`. The engine (2.1.332, 2.1.337) falls back only
+ * when the message holds "Input should be 'user' or 'assistant'": a 400 with other text is retried, the run fails. */
 const SYSTEM_ROLE_REFUSAL = {
   type: 'error',
   error: { type: 'invalid_request_error', message: "messages.1.role: Input should be 'user' or 'assistant'" },
