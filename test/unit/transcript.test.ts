@@ -294,21 +294,26 @@ describe('callOnceWritten: the model\'s call, waited for while its record is on 
   const dir = mkdtempSync(join(tmpdir(), 'rcp-call-'));
   const call = (id: string) =>
     `${JSON.stringify({ type: 'assistant', message: { model: 'claude-test', content: [{ type: 'tool_use', id, name: 'Read', input: { file_path: '/f', limit: 5 } }] } })}\n`;
-  /** Appends the call's record to `path` 150 ms from now, as the engine does while the call runs. */
-  const later = (path: string, id: string) =>
-    new Promise((done) => spawn(process.execPath, ['-e', `setTimeout(() => require('node:fs').appendFileSync(${
-      JSON.stringify(path)}, ${JSON.stringify(call(id))}), 150)`], { stdio: 'ignore' }).on('exit', done));
+  /** Appends the call's record to `path` 150 ms after the writer has started, as the engine does while the call
+   * runs; resolves `started` once it has, so that a loaded machine's slow start of a process is not in the wait. */
+  const later = async (path: string, id: string) => {
+    const writer = spawn(process.execPath, ['-e', `process.stdout.write('up'); setTimeout(() => require('node:fs')
+      .appendFileSync(${JSON.stringify(path)}, ${JSON.stringify(call(id))}), 150)`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const landed = new Promise((done) => writer.on('exit', done));
+    await new Promise((up) => writer.stdout.once('data', up));
+    return { landed };
+  };
 
   it('waits when the transcript holds the conversation: the engine writes the calls there', async () => {
     const path = join(dir, 'calls.jsonl');
     writeFileSync(path, call('toolu_before'));
-    const landed = later(path, 'toolu_own');
+    const { landed } = await later(path, 'toolu_own');
     expect(callOnceWritten(path, 'toolu_own')?.input).toEqual({ file_path: '/f', limit: 5 });
     await landed;
     // A transcript that holds only a user's message holds the conversation too.
     const first = join(dir, 'first.jsonl');
     writeFileSync(first, `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'read it' } })}\n`);
-    const firstLanded = later(first, 'toolu_first');
+    const { landed: firstLanded } = await later(first, 'toolu_first');
     expect(callOnceWritten(first, 'toolu_first')?.model).toBe('claude-test');
     await firstLanded;
   });
@@ -316,7 +321,7 @@ describe('callOnceWritten: the model\'s call, waited for while its record is on 
   it('does not wait on a transcript that holds no message (kept elsewhere, or not written), nor on none', async () => {
     const path = join(dir, 'none.jsonl');
     writeFileSync(path, `${JSON.stringify({ type: 'summary', summary: 'an old session' })}\n`);
-    const landed = later(path, 'toolu_own');
+    const { landed } = await later(path, 'toolu_own');
     expect(callOnceWritten(path, 'toolu_own')).toBeUndefined();
     await landed;
     expect(callOnceWritten(path, 'toolu_own')?.model).toBe('claude-test');
