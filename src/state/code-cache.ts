@@ -9,10 +9,9 @@
 // cache was made by this V8, with these flags, for a source of this length, and rejects it otherwise; the file's
 // name holds the bundle's size and modification time besides, so an updated bundle never meets an old cache.
 // Anything wrong means compiling as Node would: the cache only ever saves time.
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync,
-  writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { isPrivateDir, NOFOLLOW_READ, ownedByMe, stateDir, WINDOWS } from './dir.js';
+import { isPrivateDir, readOwnBytes, stateDir, WINDOWS } from './dir.js';
 
 /** The directory under the state directory that holds the compiled bundles. */
 export const CODE_DIR = 'code';
@@ -71,21 +70,10 @@ function wrap(source: string): string {
   return `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
 }
 
-/** The bytes of a cache we wrote: a regular file (never through a link), ours and writable by no one else, in a
- * private directory, at most `CODE_CACHE_MAX_BYTES`. Undefined for anything else. */
+/** The bytes of a cache we wrote: ours and writable by no one else (`readOwnBytes`), in a private directory, at most
+ * `CODE_CACHE_MAX_BYTES`. Undefined for anything else. */
 function readOwnCode(file: string): Buffer | undefined {
-  if (!isPrivateDir(dirname(file))) return undefined;
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, NOFOLLOW_READ);
-    const st = fstatSync(fd);
-    const ours = st.isFile() && ownedByMe(st.uid) && (st.mode & 0o022) === 0;
-    return ours && st.size <= CODE_CACHE_MAX_BYTES ? readFileSync(fd) : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  return isPrivateDir(dirname(file)) ? readOwnBytes(file, CODE_CACHE_MAX_BYTES, false) : undefined;
 }
 
 /** Writes the script's compiled code in place of any other cache of the same bundle (another size, time or Node),

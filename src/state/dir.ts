@@ -31,13 +31,20 @@ export function isPrivateDir(dir: string): boolean {
 /** The text of a state file we wrote: a regular file (never through a link), ours, at most `maxBytes`. Undefined
  * for anything else: missing, a link, a FIFO, someone else's, oversized or unreadable. */
 export function readOwnFile(file: string, maxBytes: number): string | undefined {
+  return readOwnBytes(file, maxBytes)?.toString('utf8');
+}
+
+/** The bytes of a file we wrote, as `readOwnFile` reads it; with `othersMayWrite` false, also undefined where the
+ * file's mode lets its group or anyone write it (for a file whose bytes are run: state/code-cache.ts). */
+export function readOwnBytes(file: string, maxBytes: number, othersMayWrite = true): Buffer | undefined {
   try {
     if (WINDOWS && lstatSync(file).isSymbolicLink()) return undefined; // no O_NOFOLLOW there
     const fd = openSync(file, NOFOLLOW_READ);
     try {
       const st = fstatSync(fd);
       if (!st.isFile() || !ownedByMe(st.uid) || st.size > maxBytes) return undefined;
-      return readFileSync(fd, 'utf8');
+      if (!othersMayWrite && (st.mode & 0o022) !== 0) return undefined;
+      return readFileSync(fd);
     } finally {
       closeSync(fd);
     }
