@@ -792,6 +792,7 @@ function spawnHook(name: 'pre' | 'post', event: unknown): Promise<string> {
     const [cmd, args] = hookCommand(name);
     const child = spawn(cmd, args, { env: hookEnv(env), stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
+    child.stdout.setEncoding('utf8'); // a character split between two reads of the pipe stays whole
     child.stdout.on('data', (d) => { out += d; });
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));

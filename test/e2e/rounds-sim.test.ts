@@ -18,13 +18,14 @@ const count = countText(TOKENIZER);
 
 const dir = tempDir('rounds-sim');
 // At cap 3000: prose, dense Korean JSON (the engine's len/2 estimate), a line no window holds. At the default cap:
-// a file over 256 KiB, which the engine refuses to read without a limit.
+// a file over 256 KiB, which the engine refuses to read without a limit, and Chinese JSON under it, paged by the
+// engine: its results run past the 64 KiB a pipe read returns, so a character split between two reads is decoded whole.
 const small = [
   F.put(dir, 'prose.txt', F.prose(300, 71)),
   F.put(dir, 'ko.json', F.cjsonPretty('ko', 40, 72)),
   F.put(dir, 'long.txt', F.withLongLine(120, 40, 40_000, 73)),
 ];
-const big = [F.put(dir, 'big.txt', F.crlf(F.proseOfSize(300_000, 74)))];
+const big = [F.put(dir, 'big.txt', F.crlf(F.proseOfSize(300_000, 74))), F.put(dir, 'zh.json', F.cjsonPretty('zh', 700, 75))];
 
 const CASES: Array<{ cap: number | undefined; files: string[] }> = [
   { cap: 3000, files: small }, { cap: undefined, files: big },

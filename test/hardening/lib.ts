@@ -119,6 +119,8 @@ export function spawnHook(name: 'pre' | 'post', stdin: string | Buffer, env: Nod
     const child = spawn(cmd, argv, { env: hookEnv(env), stdio: ['pipe', 'pipe', 'pipe'], uid: opts.uid, gid: opts.gid });
     let stdout = '';
     let stderr = '';
+    child.stdout.setEncoding('utf8'); // a character split between two reads of the pipe stays whole
+    child.stderr.setEncoding('utf8');
     child.stdout.on('data', (d) => { stdout += d; });
     child.stderr.on('data', (d) => { stderr += d; });
     child.stdin.on('error', () => undefined); // the hook may stop reading early (oversized input)

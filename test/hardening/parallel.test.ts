@@ -32,6 +32,7 @@ function watch(file: string): { stop: () => Promise<{ reads: number; torn: strin
   const [cmd, args] = WINDOWS ? ['wine', [hookCommand('')[1][0]!, '-e', code]] : [process.execPath, ['-e', code]];
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: hookEnv(process.env) });
   let out = '';
+  child.stdout.setEncoding('utf8'); // a character split between two reads of the pipe stays whole
   child.stdout.on('data', (d) => { out += d; });
   const done = new Promise<{ reads: number; torn: string[] }>((resolve) => child.on('close', () => resolve(JSON.parse(out))));
   return { stop: () => { writeFileSync(stopFile, ''); return done; } };

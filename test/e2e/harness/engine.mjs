@@ -107,6 +107,9 @@ export async function runEngine(o) {
   const child = spawn(ENGINE[0], [...ENGINE.slice(1), ...args], { cwd: o.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
+  // Decoded across chunks: a character split between two reads of the pipe must not become two U+FFFD.
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
   child.stdout.on('data', (d) => { stdout += d; });
   child.stderr.on('data', (d) => { stderr += d; });
   const timeoutMs = o.timeoutMs ?? 90_000;
