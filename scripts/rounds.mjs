@@ -14,7 +14,7 @@
 //     note cut at 300 characters, unless TRAIL_FULL=1 is set);
 //   --path FILE (repeatable): measure these files in place of the corpus (your own, or text the corpus lacks);
 //   --held-out: the files of scripts/rounds-held-out.json in place of the corpus (a check on text nobody tuned on);
-//   --list FILE: the files of another list of that shape (scripts/rounds-held-out-2.json to -7, or your own);
+//   --list FILE: the files of another list of that shape (scripts/rounds-held-out-2.json to -8, or your own);
 //   --tokenizer NAME*FACTOR: a model none of the five is, NAME's counts times FACTOR (claude-dense*1.3);
 //   --tokenizer r50k, --tokenizer mistral: real tokenizers none of the five is (GPT-2 and GPT-3; Mistral 7B's
 //     SentencePiece, slower: about 7 minutes for the held-out set), held out of every fit and default run;
