@@ -262,7 +262,7 @@ async function main() {
 
 function printTrail(/** @type {any} */ r) {
   console.log(`\n${r.file} [${r.tokenizer}, ${r.mode}] oracle ${r.oracle.calls} calls (oversize lines ${r.oracle.oversize})`);
-  for (const who of ['bare', 'pager', ...(r.changed ? ['changed'] : [])]) {
+  for (const who of ['bare', 'pager', ...(r.again ? ['again'] : []), ...(r.changed ? ['changed'] : [])]) {
     console.log(`  ${who}: ${r[who].calls} calls, ${r[who].refusals} refused`);
     for (const st of r[who].steps) {
       const win = (/** @type {any} */ i) => `offset=${i.offset ?? '-'} limit=${i.limit ?? '-'}`;
