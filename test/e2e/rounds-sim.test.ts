@@ -25,7 +25,10 @@ const small = [
   F.put(dir, 'ko.json', F.cjsonPretty('ko', 40, 72)),
   F.put(dir, 'long.txt', F.withLongLine(120, 40, 40_000, 73)),
 ];
-const big = [F.put(dir, 'big.txt', F.crlf(F.proseOfSize(300_000, 74))), F.put(dir, 'zh.json', F.cjsonPretty('zh', 700, 75))];
+const big = [
+  F.put(dir, 'big.txt', F.crlf(F.proseOfSize(300_000, 74))),
+  F.put(dir, 'zh.json', F.cjsonPretty('zh', 700, 75)),
+];
 
 const CASES: Array<{ cap: number | undefined; files: string[] }> = [
   { cap: 3000, files: small }, { cap: undefined, files: big },
