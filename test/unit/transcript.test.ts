@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { agentTranscript, callOnceWritten, findBannerCount, findResultTokens, findToolInput, findToolUse, findUsageToCome, otherReads } from '../../src/hooks/transcript';
 
 const line = (id: string, input: object) => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', id, name: 'Read', input }] } });
@@ -287,11 +287,13 @@ describe('agentTranscript: where a subagent\'s calls are written', () => {
     expect(agentTranscript(session, 's1', undefined)).toBe(session); // the main conversation
     expect(agentTranscript(session, 's1', '../../s1')).toBe(session);
     expect(agentTranscript(undefined, 's1', 'a1')).toBeUndefined();
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 
 describe('callOnceWritten: the model\'s call, waited for while its record is on its way', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rcp-call-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const call = (id: string) =>
     `${JSON.stringify({ type: 'assistant', message: { model: 'claude-test', content: [{ type: 'tool_use', id, name: 'Read', input: { file_path: '/f', limit: 5 } }] } })}\n`;
   /** Appends the call's record to `path` 150 ms after the writer has started, as the engine does while the call
