@@ -1,4 +1,4 @@
-// Reads a window of a file the way the engine sees it (BOM stripped, UTF-16 decoded, CRLF as LF) and streams
+// Reads a window of a file the way the engine sees it (BOM stripped, UTF-16LE decoded, CRLF as LF) and streams
 // it into a fit, stopping as soon as the fit is final: a window near the start of a huge file costs one chunk,
 // and memory stays flat whatever the line lengths.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
@@ -35,11 +35,12 @@ function scanFd(fd: number, startLine: number, fit: WindowFit, deadline: number)
   let n = readSync(fd, buf, 0, CHUNK, filePos);
   filePos += n;
 
-  let encoding: 'utf-8' | 'utf-16le' | 'utf-16be' = 'utf-8';
+  // The engine knows two byte order marks, UTF-8's and UTF-16LE's; anything else, a UTF-16BE mark among them, it
+  // decodes as UTF-8 (docs/ENGINE.md §3.1), and so must the estimate, or it counts half the characters it shows.
+  let encoding: 'utf-8' | 'utf-16le' = 'utf-8';
   let start = 0;
   if (n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;
   else if (n >= 2 && buf[0] === 0xff && buf[1] === 0xfe) { encoding = 'utf-16le'; start = 2; }
-  else if (n >= 2 && buf[0] === 0xfe && buf[1] === 0xff) { encoding = 'utf-16be'; start = 2; }
 
   const lines = new LineSplitter(fit, Math.max(0, startLine - 1));
   const decoder = new TextDecoder(encoding, { fatal: false });

@@ -25,7 +25,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** What the engine returns for a window of a regular file (docs/ENGINE.md §3.1): BOM and UTF-16 decoded, CRLF as
+/** What the engine returns for a window of a regular file (docs/ENGINE.md §3.1): BOM and UTF-16LE decoded, CRLF as
  * LF, lines split on LF, the empty line after a final newline counted. Undefined: the engine errors. */
 function engineRead(path: string, input: Record<string, any>) {
   let st;
@@ -35,7 +35,6 @@ function engineRead(path: string, input: Record<string, any>) {
   try { buf = readFileSync(path); } catch { return undefined; }
   let text: string;
   if (buf[0] === 0xff && buf[1] === 0xfe) text = buf.subarray(2).toString('utf16le');
-  else if (buf[0] === 0xfe && buf[1] === 0xff) text = Buffer.from(buf.subarray(2)).swap16().toString('utf16le');
   else text = buf.toString('utf8').replace(/^\uFEFF/, '');
   const lines = text.replace(/\r\n/g, '\n').split('\n');
   const first = Math.max(1, input.offset ?? 1);

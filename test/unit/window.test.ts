@@ -46,6 +46,11 @@ describe('scanWindow sees the file as the engine does', () => {
     expect(scan(p).lines).toEqual(['한국어', 'line two', '']);
   });
 
+  it('decodes UTF-16BE, BOM and all, as UTF-8, as the engine does: the NULs and two U+FFFD it shows', () => {
+    const p = file('u16be.txt', Buffer.from('\uFEFFab\r\ncd', 'utf16le').swap16());
+    expect(scan(p).lines).toEqual(['\uFFFD\uFFFD\0a\0b\0\r\0', '\0c\0d']);
+  });
+
   it('treats CRLF as LF, also when the CR ends one 64 KiB chunk and the LF starts the next', () => {
     const first = 'a'.repeat(64 * 1024 - 1); // its CR is the chunk's last byte
     const p = file('crlf.txt', `${first}\r\nsecond\r\nthird`);
