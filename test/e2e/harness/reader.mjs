@@ -28,8 +28,9 @@
 const ADVICE = /offset=(\d+)\s+limit=(\d+)/g;
 /** What a note says when the rest of a file is only lines no Read window holds, or nothing at all. */
 const FILE_ENDS = 'Nothing is left of the file.';
-// Engines before 2.1.86 number a line as `     1→` (padded to six, an arrow) where later ones write `1\t`.
-const LINE = /^ *(\d+)(?:\t|→)/;
+// Engines before 2.1.86 number a line as `     1→` (padded to six, an arrow) where later ones write `1\t`, or `1:`
+// where a flag of the engine's asks it (docs/ENGINE.md 9.10).
+const LINE = /^ *(\d+)(?:\t|→|:)/;
 /** The window a model falls back to when a read with no limit is refused and nothing says what to do. */
 export const FALLBACK_LIMIT = 2000;
 
