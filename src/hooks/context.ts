@@ -1,7 +1,8 @@
 // What a hook run knows beyond its input: the environment, the clock, its deadline, the state store.
 import { isAbsolute, resolve } from 'node:path';
-import { statSync, type Stats } from 'node:fs';
+import { closeSync, constants, openSync, readSync, statSync, type Stats } from 'node:fs';
 import type { StateStore } from '../state/store.js';
+import { IMAGE_SIGNATURE_BYTES, isImageSignature, mayBeImageBySignature } from './request.js';
 
 export interface HookContext {
   env: NodeJS.ProcessEnv;
@@ -26,5 +27,22 @@ export function regularFile(filePath: string, cwd: unknown): { path: string; sta
     return stat.isFile() ? { path, stat } : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** Whether the engine reads this regular file as an image though its name says nothing of one: no extension, and
+ * an image's first bytes (docs/ENGINE.md §1.7). Unreadable: false, and the Read is judged as lines. */
+export function readsAsImage(path: string): boolean {
+  if (!mayBeImageBySignature(path)) return false;
+  let fd: number | undefined;
+  try {
+    // O_NONBLOCK: a path swapped for a FIFO after the stat must not block the open.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const head = Buffer.alloc(IMAGE_SIGNATURE_BYTES);
+    return isImageSignature(head.subarray(0, readSync(fd, head, 0, head.length, 0)));
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -23,11 +23,33 @@ const NOT_LINES: Readonly<Record<string, NotLines>> = {
 
 /** How the engine reads a path that is not read as lines, or undefined for one that is. */
 export function notLines(path: string): NotLines | undefined {
+  const ext = extensionOf(path);
+  return Object.hasOwn(NOT_LINES, ext) ? NOT_LINES[ext] : undefined;
+}
+
+/** A path's extension as node's `extname` gives it, lower-cased and without the dot: '' for none, and for a name
+ * that only starts with a dot or ends with one. */
+function extensionOf(path: string): string {
   const base = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
   const dot = base.lastIndexOf('.');
-  // As node's extname: a name that only starts with a dot has no extension.
-  const ext = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
-  return Object.hasOwn(NOT_LINES, ext) ? NOT_LINES[ext] : undefined;
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+}
+
+/** The engine reads a file named without an extension as an image when its first bytes are one's
+ * (docs/ENGINE.md §1.7): only such a path needs its first `IMAGE_SIGNATURE_BYTES` looked at. */
+export function mayBeImageBySignature(path: string): boolean {
+  return extensionOf(path) === '';
+}
+
+export const IMAGE_SIGNATURE_BYTES = 12;
+
+/** Whether a file's first bytes are a PNG's, a JPEG's, a GIF's or a WebP's signature, as the engine tells them. */
+export function isImageSignature(head: Uint8Array): boolean {
+  const at = (i: number, bytes: number[]) => bytes.every((b, k) => head[i + k] === b);
+  if (head.length < 4) return false;
+  if (at(0, [0x89, 0x50, 0x4e, 0x47]) || at(0, [0xff, 0xd8, 0xff])) return true; // PNG, JPEG
+  if (at(0, [0x47, 0x49, 0x46, 0x38]) && (head[4] === 0x37 || head[4] === 0x39) && head[5] === 0x61) return true; // GIF
+  return at(0, [0x52, 0x49, 0x46, 0x46]) && at(8, [0x57, 0x45, 0x42, 0x50]); // RIFF....WEBP
 }
 
 export function classifyRead(input: ReadInput): ReadRequest {

@@ -4,7 +4,7 @@
 import type { Stats } from 'node:fs';
 import { neverCountedChars, resolveCap } from '../estimate/cap.js';
 import { isPrivateDir, readOwnFile, sessionFileIn, SESSION_FILE_MAX_BYTES, stateDir } from '../state/dir.js';
-import { regularFile } from './context.js';
+import { readsAsImage, regularFile } from './context.js';
 import { notLines } from './request.js';
 
 /** The smallest cap sessions are known to run at (a server flag); below this size no window is at risk. */
@@ -14,7 +14,7 @@ const SMALLEST_KNOWN_CAP = 10_000;
  * unit takes at least one byte, so a file no larger than the never-counted floor at the cap is never refused on
  * tokens (and a read with no limit of it is under 256 KiB too). The cap is the session's as the rest of the pager
  * knows it (a refusal's, kept in the session's state file, else the environment's or the default); with no session
- * named, the smallest cap sessions are known to run at. */
+ * named, the smallest cap sessions are known to run at. Nor an image the engine knows by its first bytes. */
 export function fileAtRisk(
   filePath: string,
   cwd: unknown,
@@ -26,9 +26,13 @@ export function fileAtRisk(
   // The session's file is read only between the floors at the smallest cap and at the environment's or the default:
   // under the first no cap puts the file at risk, over the second the rest of the hooks read that file anyway.
   const { cap } = resolveCap(env);
-  if (file.stat.size <= neverCountedChars(Math.min(cap, SMALLEST_KNOWN_CAP), file.path)) return undefined;
-  if (session === undefined || file.stat.size > neverCountedChars(cap, file.path)) return file;
-  return file.stat.size > neverCountedChars(sessionCap(env, session), file.path) ? file : undefined;
+  const { size } = file.stat;
+  if (size <= neverCountedChars(Math.min(cap, SMALLEST_KNOWN_CAP), file.path)) return undefined;
+  const atRisk =
+    session === undefined || size > neverCountedChars(cap, file.path) ||
+    size > neverCountedChars(sessionCap(env, session), file.path);
+  // An image named without an extension is no more a Read of lines than one named .png.
+  return atRisk && !readsAsImage(file.path) ? file : undefined;
 }
 
 /** The cap `pre` and `post` would resolve for this session: the one a refusal taught it, kept in its state file, else

@@ -716,19 +716,22 @@ describe('Reads the engine does not read as lines: images, PDFs, notebooks', () 
   beforeAll(() => {
     const pixels = Buffer.from(prose(5000)); // text-like bytes: an estimate would count them far over the cap
     for (const name of ['shot.png', 'shot.JPG', 'shot.webp', 'doc.pdf', 'shot.txt']) writeFileSync(join(dir, name), pixels);
+    // No extension, a PNG's first bytes: the engine reads it as an image all the same (docs/ENGINE.md §1.7).
+    writeFileSync(join(dir, 'screenshot'), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pixels]));
+    writeFileSync(join(dir, 'notes'), pixels);
     writeFileSync(join(dir, 'nb.ipynb'), notebook);
     writeFileSync(join(dir, 'nb.json'), notebook);
   });
 
   it('pre leaves them alone, read whole or in a window, where a text file of the same bytes is clamped', () => {
     const s = 'sess-not-lines';
-    for (const name of ['shot.png', 'shot.JPG', 'shot.webp', 'doc.pdf', 'nb.ipynb']) {
+    for (const name of ['shot.png', 'shot.JPG', 'shot.webp', 'doc.pdf', 'nb.ipynb', 'screenshot']) {
       for (const window of [{}, { offset: 1, limit: 2000 }]) {
         const r = runHook('pre', preEvent(s, `p-${name}`, { file_path: join(dir, name), ...window }), cap3000());
         expect([name, r.status, r.stdout]).toEqual([name, 0, '']);
       }
     }
-    for (const name of ['shot.txt', 'nb.json']) {
+    for (const name of ['shot.txt', 'nb.json', 'notes']) {
       const r = runHook('pre', preEvent(s, `p-${name}`, { file_path: join(dir, name), offset: 1, limit: 2000 }), cap3000());
       expect(r.json.hookSpecificOutput.updatedInput.limit).toBeLessThan(2000);
     }

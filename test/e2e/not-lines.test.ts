@@ -1,7 +1,7 @@
-// Reads the engine does not read as numbered lines, on the real engine: an image and a PDF go to the model as they
-// are and a notebook as all of its cells, whatever offset and limit say (docs/ENGINE.md §1). The pager leaves such
-// Reads exactly as they are, and after a notebook over the cap it says why no window helps, where the engine's own
-// message says to use offset and limit.
+// Reads the engine does not read as numbered lines, on the real engine: an image (known by its extension, or by its
+// first bytes where its name has none) and a PDF go to the model as they are and a notebook as all of its cells,
+// whatever offset and limit say (docs/ENGINE.md §1). The pager leaves such Reads exactly as they are, and after a
+// notebook over the cap it says why no window helps, where the engine's own message says to use offset and limit.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,15 +62,20 @@ describe('Reads of images, PDFs and notebooks', () => {
   const dir = tempDir('not-lines');
   const image = join(dir, 'screenshot.png');
   writeFileSync(image, noisePng(400, 300)); // 352 KiB: over 256 KiB, and its bytes estimate far over the cap
+  // No extension: the engine knows it for an image by its first bytes.
+  const unnamed = join(dir, 'screenshot');
+  writeFileSync(unnamed, noisePng(400, 300));
   const pdf = put(dir, 'manual.pdf', minimalPdf(Array.from({ length: 1500 }, (_, i) => `Page ${i + 1}: ${'text '.repeat(12)}`)));
   const nb = put(dir, 'analysis.ipynb', notebook(30));
   const CASES: Record<string, Target> = {
     'an image over 256 KiB, read whole': { path: image, once: true },
+    'an image named without an extension, read whole': { path: unnamed, once: true },
     'a PDF over 256 KiB, read whole': { path: pdf, once: true },
     'a notebook over the cap, in a window': { path: nb, offset: 1, limit: 40, once: true },
   };
   const WINDOWED: Record<string, Target> = {
     'an image, in a window': { path: image, offset: 1, limit: 2000, once: true },
+    'an image named without an extension, in a window': { path: unnamed, offset: 1, limit: 2000, once: true },
     'a PDF, in a window': { path: pdf, offset: 1, limit: 50, once: true },
   };
   let withPager: Session[];

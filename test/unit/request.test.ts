@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampedInput, classifyRead, notLines } from '../../src/hooks/request';
+import { clampedInput, classifyRead, isImageSignature, mayBeImageBySignature, notLines } from '../../src/hooks/request';
 
 describe('classifyRead names the engine path a Read takes', () => {
   it('an explicit window', () => {
@@ -43,6 +43,28 @@ describe('notLines: what the engine reads some other way than as lines, by exten
     for (const path of ['a.svg', 'a.png.txt', 'notebook.json', '/x/.png', '.ipynb', '/x.png/readme', 'C:\\x.pdf\\a', 'png', 'a.']) {
       expect([path, notLines(path)]).toEqual([path, undefined]);
     }
+  });
+});
+
+describe('an image the engine knows by its first bytes, in a file named without an extension', () => {
+  it('looks only at names without an extension, as node reads them', () => {
+    const looked = ['/x/screenshot', '/x/.image', 'C:\\x\\shot', '/x/shot.'].filter(mayBeImageBySignature);
+    expect(looked).toEqual(['/x/screenshot', '/x/.image', 'C:\\x\\shot', '/x/shot.']);
+    expect(['/x/shot.txt', '/x.d/shot.bin', '/x/a.png'].filter(mayBeImageBySignature)).toEqual([]);
+  });
+
+  it('PNG, JPEG, GIF 87a and 89a, WebP', () => {
+    const heads = [
+      [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], [0xff, 0xd8, 0xff, 0xe0], Buffer.from('GIF87a'), Buffer.from('GIF89a'),
+      Buffer.concat([Buffer.from('RIFF'), Buffer.from([1, 2, 3, 4]), Buffer.from('WEBPVP8 ')]),
+    ];
+    expect(heads.map((h) => isImageSignature(Uint8Array.from(h)))).toEqual([true, true, true, true, true]);
+  });
+
+  it('not text, nor what only starts like an image', () => {
+    const heads = ['#!/bin/sh', 'GIF88a', 'GIF8', 'RIFF\x01\x02\x03\x04WAVE', 'PNG', '', '\uFEFFtext'].map((t) => Buffer.from(t, 'latin1'));
+    heads.push(Buffer.from([0x89, 0x50, 0x4e]), Buffer.from([0xff, 0xd8, 0xfe, 0x00]));
+    expect(heads.filter((h) => isImageSignature(h))).toEqual([]);
   });
 });
 
