@@ -28,6 +28,8 @@ const KINDS: Array<{ name: string; file: string; bytes: Buffer }> = [
   // What Windows PowerShell 5's `>` writes.
   { name: 'UTF-16LE with its mark, CRLF', file: 'out-le.txt', bytes: utf16le(`\uFEFF${F.crlf(text)}`) },
   { name: 'UTF-16BE with its mark', file: 'out-be.txt', bytes: utf16le(`\uFEFF${text}`).swap16() },
+  // What Notepad's "UTF-8 with BOM" writes.
+  { name: 'UTF-8 with its mark, CRLF', file: 'notepad.txt', bytes: Buffer.from(`\uFEFF${F.crlf(text)}`) },
   { name: 'UTF-16LE without a mark', file: 'out-le-bare.txt', bytes: utf16le(text) },
   { name: 'Latin-1', file: 'latin1.txt', bytes: Buffer.from(text, 'latin1') },
 ];
