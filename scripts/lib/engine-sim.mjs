@@ -41,7 +41,8 @@ const EMPTY_WARNING = '<system-reminder>Warning: the file exists but the content
 
 /** @param {string} path @param {Buffer} [bytes] @returns {SimFile} */
 export function simFile(path, bytes = readFileSync(path)) {
-  let decoded = bytes.toString('utf8');
+  // UTF-16LE after its mark, anything else as UTF-8 (docs/ENGINE.md §3.1).
+  let decoded = bytes.toString(bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf16le' : 'utf8');
   if (decoded.charCodeAt(0) === 0xfeff) decoded = decoded.slice(1);
   const lines = decoded.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
   const starts = new Array(lines.length + 1);

@@ -12,6 +12,13 @@ const density = (f: ReturnType<typeof file>, charsPerToken: number) => (i0: numb
   Math.round(windowText(f, i0, i1).length / charsPerToken);
 
 describe('engine simulation', () => {
+  it('decodes as the engine does: UTF-16LE after its mark, UTF-16BE and everything else as UTF-8', () => {
+    const le = simFile('/r/le.txt', Buffer.from('\uFEFFa\r\nb', 'utf16le'));
+    const be = simFile('/r/be.txt', Buffer.from('\uFEFFa\nb', 'utf16le').swap16());
+    const bom = simFile('/r/bom.txt', Buffer.from('\uFEFFa\r\nb', 'utf8'));
+    expect([le.lines, be.lines, bom.lines]).toEqual([['a', 'b'], ['\uFFFD\uFFFD\0a\0', '\0b'], ['a', 'b']]);
+  });
+
   it('sizes as the engine writes them (docs/ENGINE.md §2.4, §5.2)', () => {
     expect([505_000, 262_145, 262_144, 3_200_000, 640_000, 384_000, 900].map(formatSize))
       .toEqual(['493.2KB', '256KB', '256KB', '3.1MB', '625KB', '375KB', '900 bytes']);
