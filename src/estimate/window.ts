@@ -17,6 +17,15 @@ export interface ScanResult {
 
 export class NotARegularFile extends Error {}
 
+/** Whether the engine that runs this process decodes a file that starts with UTF-16LE's mark as UTF-16LE (2.1.299
+ * and later, and so until told otherwise) or as UTF-8, as any other (docs/ENGINE.md §3.1). A fact of the engine, not
+ * of a window: hooks/io.ts sets it once a run, from the version the engine names to its hooks. */
+let utf16leAfterMark = true;
+
+export function decodeUtf16leAfterMark(decodes: boolean): void {
+  utf16leAfterMark = decodes;
+}
+
 /** Feeds lines startLine, startLine+1, … (1-based, as the engine numbers them) into `fit`. */
 export function scanWindow(path: string, startLine: number, fit: WindowFit, deadline: number): ScanResult {
   // O_NONBLOCK: a path swapped for a FIFO after the stat must not block the open.
@@ -35,12 +44,13 @@ function scanFd(fd: number, startLine: number, fit: WindowFit, deadline: number)
   let n = readSync(fd, buf, 0, CHUNK, filePos);
   filePos += n;
 
-  // The engine knows two byte order marks, UTF-8's and UTF-16LE's; anything else, a UTF-16BE mark among them, it
-  // decodes as UTF-8 (docs/ENGINE.md §3.1), and so must the estimate, or it counts half the characters it shows.
+  // The engine knows two byte order marks, UTF-8's and UTF-16LE's (before 2.1.299 only UTF-8's); anything else, a
+  // UTF-16BE mark among them, it decodes as UTF-8 (docs/ENGINE.md §3.1), and so must the estimate, or it counts half
+  // or twice the characters the engine shows.
   let encoding: 'utf-8' | 'utf-16le' = 'utf-8';
   let start = 0;
   if (n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;
-  else if (n >= 2 && buf[0] === 0xff && buf[1] === 0xfe) { encoding = 'utf-16le'; start = 2; }
+  else if (utf16leAfterMark && n >= 2 && buf[0] === 0xff && buf[1] === 0xfe) { encoding = 'utf-16le'; start = 2; }
 
   const lines = new LineSplitter(fit, Math.max(0, startLine - 1));
   const decoder = new TextDecoder(encoding, { fatal: false });

@@ -18,6 +18,14 @@ export const READ_REMINDER_CHARS = 400;
  * arrow, `     1→` (docs/ENGINE.md 9.9). */
 export const FIRST_TAB_NUMBERING_ENGINE = '2.1.86';
 
+/** The first engine that reads a file named without an extension as an image when its first bytes are one's
+ * (docs/ENGINE.md §1.7); earlier ones read it as text. */
+export const FIRST_IMAGE_SIGNATURE_ENGINE = '2.1.187';
+
+/** The first engine that decodes a file starting with UTF-16LE's mark (`FF FE`) as UTF-16LE; earlier ones read it as
+ * UTF-8, as any other file (docs/ENGINE.md §3.1). */
+export const FIRST_UTF16LE_ENGINE = '2.1.299';
+
 /** A version as the engine writes it, major.minor.patch. */
 export function isEngineVersion(v: unknown): v is string {
   return typeof v === 'string' && /^\d{1,4}\.\d{1,4}\.\d{1,6}$/.test(v);
@@ -55,4 +63,15 @@ export function numbersWithArrow(version: string | undefined): boolean {
 /** An engine of this version refuses a Read with no limit of a file under 256 KiB that is over the cap. */
 export function engineRefusesWholeReads(version: string | undefined): boolean {
   return isEngineVersion(version) && compareVersions(version, FIRST_PAGING_ENGINE) < 0;
+}
+
+/** An engine of this version decodes a file that starts with `FF FE` as UTF-16LE; unknown, the newest engine's way. */
+export function decodesUtf16le(version: string | undefined): boolean {
+  return !isEngineVersion(version) || compareVersions(version, FIRST_UTF16LE_ENGINE) >= 0;
+}
+
+/** An engine of this version reads a file named without an extension as an image by its first bytes; unknown, the
+ * newest engine's way. */
+export function knowsImagesBySignature(version: string | undefined): boolean {
+  return !isEngineVersion(version) || compareVersions(version, FIRST_IMAGE_SIGNATURE_ENGINE) >= 0;
 }

@@ -5,6 +5,7 @@ import type { Stats } from 'node:fs';
 import { neverCountedChars, resolveCap } from '../estimate/cap.js';
 import { isPrivateDir, readOwnFile, sessionFileIn, SESSION_FILE_MAX_BYTES, stateDir } from '../state/dir.js';
 import { readsAsImage, regularFile } from './context.js';
+import { engineVersionOf, knowsImagesBySignature } from './engine-version.js';
 import { notLines } from './request.js';
 
 /** The smallest cap sessions are known to run at (a server flag); below this size no window is at risk. */
@@ -14,7 +15,8 @@ const SMALLEST_KNOWN_CAP = 10_000;
  * unit takes at least one byte, so a file no larger than the never-counted floor at the cap is never refused on
  * tokens (and a read with no limit of it is under 256 KiB too). The cap is the session's as the rest of the pager
  * knows it (a refusal's, kept in the session's state file, else the environment's or the default); with no session
- * named, the smallest cap sessions are known to run at. Nor an image the engine knows by its first bytes. */
+ * named, the smallest cap sessions are known to run at. Nor an image the engine knows by its first bytes (2.1.187 and
+ * later, by the version it names to its hooks). */
 export function fileAtRisk(
   filePath: string,
   cwd: unknown,
@@ -31,8 +33,9 @@ export function fileAtRisk(
   const atRisk =
     session === undefined || size > neverCountedChars(cap, file.path) ||
     size > neverCountedChars(sessionCap(env, session), file.path);
-  // An image named without an extension is no more a Read of lines than one named .png.
-  return atRisk && !readsAsImage(file.path) ? file : undefined;
+  // An image named without an extension is no more a Read of lines than one named .png, where the engine knows it.
+  const image = knowsImagesBySignature(engineVersionOf(env)) && readsAsImage(file.path);
+  return atRisk && !image ? file : undefined;
 }
 
 /** The cap `pre` and `post` would resolve for this session: the one a refusal taught it, kept in its state file, else

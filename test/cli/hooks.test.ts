@@ -48,6 +48,33 @@ function state(): any {
   return JSON.parse(readFileSync(join(dir, 'state', `${session}.json`), 'utf8'));
 }
 
+describe('a UTF-16LE file, as the engine that runs the hook decodes it', () => {
+  // 2.1.299 and later decode it after its FF FE mark; earlier engines read it as UTF-8, its NULs and all, as they
+  // read the same bytes behind a UTF-16BE mark (docs/ENGINE.md §3.1).
+  const text = Buffer.from(prose(600, 3), 'utf16le');
+  const clamp = (name: string, engine: string) => {
+    const input = { file_path: join(dir, name), offset: 1, limit: 3000 };
+    const r = runHook('pre', preEvent(`sess-u16-${engine}-${name}`, `t-${name}`, input), { ...cap3000(), AI_AGENT: `claude-code_${engine}_harness` });
+    return r.json.hookSpecificOutput.updatedInput.limit as number;
+  };
+  beforeAll(() => {
+    writeFileSync(join(dir, 'u16le.txt'), Buffer.concat([Buffer.from([0xff, 0xfe]), text]));
+    writeFileSync(join(dir, 'u16le-behind-be-mark.txt'), Buffer.concat([Buffer.from([0xfe, 0xff]), text]));
+    writeFileSync(join(dir, 'u16le-as-text.txt'), prose(600, 3));
+  });
+
+  it('decoded on 2.1.299 and later: clamped as the same text in UTF-8', () => {
+    expect(clamp('u16le.txt', '2-1-337')).toBe(clamp('u16le-as-text.txt', '2-1-337'));
+    expect(clamp('u16le.txt', '2-1-299')).toBe(clamp('u16le-as-text.txt', '2-1-299'));
+  });
+
+  it('read as UTF-8 before 2.1.299: clamped as the same bytes behind a mark no engine knows, to fewer lines', () => {
+    const old = clamp('u16le.txt', '2-1-296');
+    expect(old).toBe(clamp('u16le-behind-be-mark.txt', '2-1-296'));
+    expect(old).toBeLessThan(clamp('u16le.txt', '2-1-337'));
+  });
+});
+
 describe('pre clamps a window over the cap', () => {
   it('lowers only limit, keeps every other field, and records its plan', () => {
     const input = { file_path: join(dir, 'big.txt'), offset: 1, limit: 3000, some_future_field: [1, 2] };
@@ -734,6 +761,12 @@ describe('Reads the engine does not read as lines: images, PDFs, notebooks', () 
     for (const name of ['shot.txt', 'nb.json', 'notes']) {
       const r = runHook('pre', preEvent(s, `p-${name}`, { file_path: join(dir, name), offset: 1, limit: 2000 }), cap3000());
       expect(r.json.hookSpecificOutput.updatedInput.limit).toBeLessThan(2000);
+    }
+    // Engines before 2.1.187 read a file named without an extension as text, whatever its first bytes.
+    const read = { file_path: join(dir, 'screenshot'), offset: 1, limit: 2000 };
+    for (const [engine, image] of [['2-1-186', false], ['2-1-187', true]] as const) {
+      const r = runHook('pre', preEvent(s, `p-shot-${engine}`, read), { ...cap3000(), AI_AGENT: `claude-code_${engine}_harness` });
+      expect([engine, r.stdout === '']).toEqual([engine, image]);
     }
   });
 

@@ -1,12 +1,15 @@
 // Files in the encodings Windows tools write, read through the real engine (docs/ENGINE.md §3.1): the engine decodes
-// UTF-16LE after its byte order mark and everything else as UTF-8, a UTF-16BE file too (NULs and two U+FFFD where its
-// mark was). The pager must see the text the engine shows: estimated as decoded UTF-16, a UTF-16BE window holds half
-// the characters the engine counts, and its first window and the advice after the refusal were both refused.
+// UTF-16LE after its byte order mark (from 2.1.299; earlier ones read it as UTF-8) and everything else as UTF-8, a
+// UTF-16BE file too (NULs and two U+FFFD where its mark was). The pager must see the text the engine shows: estimated
+// as decoded UTF-16, a UTF-16BE window holds half the characters the engine counts, and its first window and the
+// advice after the refusal were both refused. On every engine of `npm run test:engines`.
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { decodesUtf16le } from '../../src/hooks/engine-version';
 import { ranges } from './harness/check.mjs';
-import { removeTempDirs, tempDir } from './harness/engine.mjs';
+import { ENGINE, removeTempDirs, tempDir } from './harness/engine.mjs';
 import * as F from './harness/files.mjs';
 import { readSession, type Session } from './harness/session.mjs';
 
@@ -15,10 +18,14 @@ afterAll(removeTempDirs);
 const CAP = 3000;
 const ENGINE_TIMEOUT = 180_000;
 
-/** The lines the engine shows of a file: UTF-16LE after FF FE, else UTF-8; the mark dropped, CRLF as LF. */
+const version = /\d+\.\d+\.\d+/.exec(spawnSync(ENGINE[0]!, [...ENGINE.slice(1), '--version'], { encoding: 'utf8' }).stdout)?.[0];
+
+/** The lines the engine shows of a file: UTF-16LE after FF FE (from 2.1.299), else UTF-8; the mark dropped, CRLF
+ * as LF. */
 function engineLines(path: string): string[] {
   const buf = readFileSync(path);
-  const text = buf[0] === 0xff && buf[1] === 0xfe ? buf.subarray(2).toString('utf16le') : buf.toString('utf8');
+  const utf16le = buf[0] === 0xff && buf[1] === 0xfe && decodesUtf16le(version);
+  const text = utf16le ? buf.subarray(2).toString('utf16le') : buf.toString('utf8');
   return text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n').split('\n');
 }
 
@@ -49,7 +56,7 @@ function misread(s: Session, path: string) {
   return { missing: ranges(missing), twice: ranges(twice), wrong: ranges(wrong) };
 }
 
-describe(`files in the encodings Windows tools write (cap ${CAP})`, () => {
+describe(`files in the encodings Windows tools write (cap ${CAP}, Claude Code ${version})`, () => {
   const dir = tempDir('encodings');
   for (const kind of KINDS) {
     it(`${kind.name}: every line as the engine shows it, no refusal, no more calls than without the pager`, async () => {

@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   compareVersions,
+  decodesUtf16le,
   engineRefusesWholeReads,
+  knowsImagesBySignature,
   engineVersionOf,
   numbersWithArrow,
   PERSISTED_OVER_CHARS,
@@ -58,6 +60,22 @@ describe('which engines show a long Read result only as a preview, and how they 
     for (const v of ['2.0.77', '2.1.2', '2.1.50', '2.1.85']) expect(numbersWithArrow(v), v).toBe(true);
     for (const v of ['2.1.86', '2.1.100', '2.1.332']) expect(numbersWithArrow(v), v).toBe(false);
     expect(numbersWithArrow(undefined)).toBe(false);
+  });
+});
+
+describe('which engines decode a file that starts with FF FE as UTF-16LE', () => {
+  it('2.1.299 and later; before, UTF-8 like any other file; an unknown engine as the newest', () => {
+    for (const v of ['2.1.299', '2.1.310', '2.1.337', '2.2.0']) expect(decodesUtf16le(v), v).toBe(true);
+    for (const v of ['2.0.77', '2.1.50', '2.1.145', '2.1.287', '2.1.296']) expect(decodesUtf16le(v), v).toBe(false);
+    expect(decodesUtf16le(undefined)).toBe(true);
+  });
+});
+
+describe('which engines read a file named without an extension as an image by its first bytes', () => {
+  it('2.1.187 and later; before, as text; an unknown engine as the newest', () => {
+    for (const v of ['2.1.187', '2.1.190', '2.1.337']) expect(knowsImagesBySignature(v), v).toBe(true);
+    for (const v of ['2.1.50', '2.1.145', '2.1.186']) expect(knowsImagesBySignature(v), v).toBe(false);
+    expect(knowsImagesBySignature(undefined)).toBe(true);
   });
 });
 

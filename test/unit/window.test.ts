@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NotARegularFile, scanWindow } from '../../src/estimate/window.js';
+import { decodeUtf16leAfterMark, NotARegularFile, scanWindow } from '../../src/estimate/window.js';
 import { WindowFit } from '../../src/estimate/fit.js';
 
 /** A fit that records the lines it is fed, up to `max` lines. */
@@ -44,6 +44,17 @@ describe('scanWindow sees the file as the engine does', () => {
   it('decodes UTF-16LE with a BOM', () => {
     const p = file('u16.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('한국어\r\nline two\n', 'utf16le')]));
     expect(scan(p).lines).toEqual(['한국어', 'line two', '']);
+  });
+
+  it('reads UTF-16LE as UTF-8, mark and all, where the engine is older than 2.1.299', () => {
+    const p = file('u16-old.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('ab\ncd', 'utf16le')]));
+    decodeUtf16leAfterMark(false);
+    try {
+      expect(scan(p).lines).toEqual(['\uFFFD\uFFFDa\0b\0', '\0c\0d\0']);
+    } finally {
+      decodeUtf16leAfterMark(true);
+    }
+    expect(scan(p).lines).toEqual(['ab', 'cd']);
   });
 
   it('decodes UTF-16BE, BOM and all, as UTF-8, as the engine does: the NULs and two U+FFFD it shows', () => {
