@@ -33,9 +33,10 @@ export function fileAtRisk(
   const atRisk =
     session === undefined || size > neverCountedChars(cap, file.path) ||
     size > neverCountedChars(sessionCap(env, session), file.path);
+  if (!atRisk) return undefined;
   // An image named without an extension is no more a Read of lines than one named .png, where the engine knows it.
   const image = knowsImagesBySignature(engineVersionOf(env)) && readsAsImage(file.path);
-  return atRisk && !image ? file : undefined;
+  return image ? undefined : file;
 }
 
 /** The cap `pre` and `post` would resolve for this session: the one a refusal taught it, kept in its state file, else
