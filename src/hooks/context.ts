@@ -33,15 +33,26 @@ export function regularFile(filePath: string, cwd: unknown): { path: string; sta
 /** Whether the engine reads this regular file as an image though its name says nothing of one: no extension, and
  * an image's first bytes (docs/ENGINE.md §1.7). Unreadable: false, and the Read is judged as lines. */
 export function readsAsImage(path: string): boolean {
-  if (!mayBeImageBySignature(path)) return false;
+  return mayBeImageBySignature(path) && isImageSignature(fileHead(path, IMAGE_SIGNATURE_BYTES));
+}
+
+/** Whether this regular file starts with UTF-16LE's byte order mark, which engines decode by their version
+ * (docs/ENGINE.md §3.1). Unreadable: false. */
+export function startsWithUtf16leMark(path: string): boolean {
+  const head = fileHead(path, 2);
+  return head[0] === 0xff && head[1] === 0xfe;
+}
+
+/** Up to `bytes` first bytes of a file; none where it cannot be read. */
+function fileHead(path: string, bytes: number): Uint8Array {
   let fd: number | undefined;
   try {
     // O_NONBLOCK: a path swapped for a FIFO after the stat must not block the open.
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    const head = Buffer.alloc(IMAGE_SIGNATURE_BYTES);
-    return isImageSignature(head.subarray(0, readSync(fd, head, 0, head.length, 0)));
+    const head = Buffer.alloc(bytes);
+    return head.subarray(0, readSync(fd, head, 0, bytes, 0));
   } catch {
-    return false;
+    return new Uint8Array(0);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

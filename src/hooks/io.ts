@@ -2,10 +2,8 @@
 // Everything that goes wrong in here fails open: no output, and the Read runs as the model asked.
 import { writeSync } from 'node:fs';
 import type { Gate } from '../gates/names.js';
-import { decodeUtf16leAfterMark } from '../estimate/window.js';
 import { StateStore, stateDir } from '../state/store.js';
 import type { HookContext } from './context.js';
-import { decodesUtf16le, engineVersionOf } from './engine-version.js';
 import { PostEvent, PreToolUse } from './input.js';
 import { silentResult, toWire, type HookAnswer, type HookName, type HookResult, type Respond } from './output.js';
 import { handlePost } from './post.js';
@@ -38,8 +36,6 @@ export function runHook(name: HookName, gates?: Gates, input?: { raw: string | u
   if (name === 'gate' && !gates?.on.size) return;
   const raw = input ? input.raw : readStdin(started + SCAN_DEADLINE_MS);
   const ctx = contextFor(started);
-  // Files are read as the engine that runs this hook decodes them.
-  decodeUtf16leAfterMark(decodesUtf16le(engineVersionOf(ctx.env)));
   const trace = tracePath(process.env);
   let unsaved = 0;
   if (trace) {

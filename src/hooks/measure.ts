@@ -17,7 +17,8 @@ import {
   type Weights,
 } from '../estimate/weights.js';
 import { linesOverCap } from '../state/memory.js';
-import { scanWindow, type ScanResult } from '../estimate/window.js';
+import { decodeUtf16leAfterMark, scanWindow, type ScanResult } from '../estimate/window.js';
+import { decodesUtf16le, engineVersionOf } from './engine-version.js';
 import { lineNumberDigits, lineNumberTokens, ratioOfUsage } from './line-numbers.js';
 import type { NextWindow, OversizeLines, Revisit } from './note.js';
 
@@ -32,6 +33,12 @@ export interface Measured extends FitResult {
   /** The digits, and the runs of digits, of all text read. */
   digits: number;
   digitRuns: number;
+}
+
+/** Files are read as the engine that runs this hook decodes them, by the version its environment names, else the
+ * one the session's transcript named (`recorded`: engines before 2.1.144 name none to their hooks). */
+export function readAsEngine(env: NodeJS.ProcessEnv, recorded: string | undefined): void {
+  decodeUtf16leAfterMark(decodesUtf16le(engineVersionOf(env) ?? recorded));
 }
 
 /** How a file's windows are sized: engine tokens per estimated token, the margin kept on top, whether the

@@ -39,6 +39,7 @@ import {
   namedWindow,
   notebookCells,
   passOverBudget,
+  readAsEngine,
   revisitPassedOver,
   roundedShares,
   skipOversize,
@@ -91,6 +92,7 @@ const MAX_LINE = Number.MAX_SAFE_INTEGER;
 
 export function handlePost(event: PostEvent, ctx: HookContext): string | Silent {
   const state = ctx.store.read(event.session_id);
+  readAsEngine(ctx.env, state.engine);
   const stored = ownValue(state.plans, event.tool_use_id);
   if (stored) ctx.store.update(event.session_id, (s) => withoutPlan(s, event.tool_use_id));
   // A plan explains only the Read it was made for.

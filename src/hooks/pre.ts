@@ -12,7 +12,7 @@ import {
   type Plan,
   type SessionState,
 } from '../state/session.js';
-import type { HookContext } from './context.js';
+import { startsWithUtf16leMark, type HookContext } from './context.js';
 import { engineRefusesWholeReads, engineVersionOf } from './engine-version.js';
 import { fileAtRisk } from './small.js';
 import type { PreToolUse, ReadInput } from './input.js';
@@ -24,6 +24,7 @@ import {
   mayGamble,
   measureWindow,
   namedIfItMayFit,
+  readAsEngine,
   shortRunBefore,
   SPARSEST_REACH,
   type Sizing,
@@ -87,18 +88,30 @@ export function handlePre(event: PreToolUse, ctx: HookContext): PreDecision | { 
   const input = event.tool_input;
   const request = classifyRead(input);
   if (request.kind === 'pass') return { pass: 'not-a-window' };
-  const file = fileAtRisk(input.file_path, event.cwd, ctx.env);
+  // Asked only of an image named without an extension, where the engine names no version to its hooks.
+  const transcriptEngine = () => {
+    const session = ctx.store.read(event.session_id);
+    const firstCall = Object.keys(session.plans).length === 0;
+    return session.engine ?? versionOnceWritten(event.transcript_path, event.tool_use_id, firstCall, () => true);
+  };
+  const file = fileAtRisk(input.file_path, event.cwd, ctx.env, undefined, transcriptEngine);
   if (!file) return { pass: 'small-file' };
 
-  const stored = asCalledBy(ctx.store.read(event.session_id), event.transcript_path, event.tool_use_id);
-  const cap = resolveCap(ctx.env, stored.cap).cap;
   const { size, mtimeMs } = file.stat;
+  // The engine's version tells how it reads this file: whether it pages a read with no limit, how it decodes it.
+  const stored = engineTold(
+    asCalledBy(ctx.store.read(event.session_id), event.transcript_path, event.tool_use_id),
+    event,
+    ctx,
+    () => (request.kind === 'whole' && size <= WHOLE_FILE_MAX_BYTES) || startsWithUtf16leMark(file.path),
+  );
+  readAsEngine(ctx.env, stored.engine);
+  const cap = resolveCap(ctx.env, stored.cap).cap;
   const reading = readingOf(stored, file.path, size, mtimeMs);
   // What the transcript has told since the file's last hook: a partial page's banner, or the last window's usage.
   const told = learnFromTranscript(event, file.path, size, mtimeMs, stored, ctx, true);
   const { learned: fromUsage, bannerPending } = told;
-  const counted = told.countsByLength === undefined ? stored : withCountsByLength(stored, told.countsByLength);
-  const state = engineTold(counted, event, ctx, request.kind === 'whole' && size <= WHOLE_FILE_MAX_BYTES);
+  const state = told.countsByLength === undefined ? stored : withCountsByLength(stored, told.countsByLength);
   // The window a note of ours named runs as named: it was sized to fit when the note was written, unless the
   // engine or the usage has told the file's density since, or it was named wider, for this hook to trim.
   const named =
@@ -183,16 +196,17 @@ export function wholeReads(env: NodeJS.ProcessEnv, state?: Pick<SessionState, 'r
 
 /** The session as the engine's version tells it: from the hooks' environment, else from the transcript's newest
  * records, until they name it. What an older engine does differently follows (hooks/engine-version.ts): it refuses a
- * Read with no limit of a file under 256 KiB over the cap, or shows a long result only as a preview. Recorded where
- * the transcript told it, or where the engine refuses such reads, so that the session's later hooks and the notes
- * know it without reading it again. */
-function engineTold(state: SessionState, event: PreToolUse, ctx: HookContext, wholeRead: boolean): SessionState {
+ * Read with no limit of a file under 256 KiB over the cap, shows a long result only as a preview, or reads UTF-16LE as
+ * UTF-8. Recorded where the transcript told it, or where the engine refuses such reads, so that the session's later
+ * hooks and the notes know it without reading it again. `mustKnow`: this Read depends on the version (the transcript's
+ * first record is then waited for). */
+function engineTold(state: SessionState, event: PreToolUse, ctx: HookContext, mustKnow: () => boolean): SessionState {
   // The environment names the engine that runs this very hook, which a resumed session may have changed since the
   // transcript named one: it is read every time, the transcript only until it names one.
   const fromEnv = engineVersionOf(ctx.env);
   if (fromEnv === undefined && state.engine !== undefined) return state;
   const firstCall = Object.keys(state.plans).length === 0;
-  const engine = fromEnv ?? versionOnceWritten(event.transcript_path, event.tool_use_id, firstCall, wholeRead);
+  const engine = fromEnv ?? versionOnceWritten(event.transcript_path, event.tool_use_id, firstCall, mustKnow);
   if (engine === undefined) return state;
   const refuses = engineRefusesWholeReads(engine);
   const told = (s: SessionState): SessionState =>
@@ -218,18 +232,19 @@ function byEarlierReading(
 
 /** The version the transcript's records name. An engine that sets no AI_AGENT (2.1.100) writes the session's first
  * records after its first call's PreToolUse starts, as often as not: on the session's first call (`firstCall`), the
- * record of that call is waited for, up to `CALL_RECORD_WAIT_MS`, for a read with no limit (`wholeRead`: one such
- * engine refuses) even where the transcript is not there yet, for a window only where it is (the engine is writing
- * it); once, where it never comes (a transcript kept elsewhere). */
+ * record of that call is waited for, up to `CALL_RECORD_WAIT_MS`, where the Read depends on the version (`mustKnow`:
+ * a read with no limit, which one such engine refuses; a UTF-16LE file, which it reads as UTF-8) even where the
+ * transcript is not there yet, for any other only where it is (the engine is writing it); once, where it never comes
+ * (a transcript kept elsewhere). */
 function versionOnceWritten(
   transcriptPath: unknown,
   toolUseId: string,
   firstCall: boolean,
-  wholeRead: boolean,
+  mustKnow: () => boolean,
 ): string | undefined {
   const now = transcriptEngineVersion(transcriptPath);
   if (now !== undefined || !firstCall || typeof transcriptPath !== 'string') return now;
-  if (!wholeRead && transcriptSize(transcriptPath) === undefined) return undefined;
+  if (transcriptSize(transcriptPath) === undefined && !mustKnow()) return undefined;
   return awaitModelCall(transcriptPath, toolUseId) ? transcriptEngineVersion(transcriptPath) : undefined;
 }
 

@@ -16,12 +16,14 @@ const SMALLEST_KNOWN_CAP = 10_000;
  * tokens (and a read with no limit of it is under 256 KiB too). The cap is the session's as the rest of the pager
  * knows it (a refusal's, kept in the session's state file, else the environment's or the default); with no session
  * named, the smallest cap sessions are known to run at. Nor an image the engine knows by its first bytes (2.1.187 and
- * later, by the version it names to its hooks). */
+ * later): by the version the engine names to its hooks, else by the one the session's transcript names
+ * (`transcriptEngine`); without either, such a file is left to `pre`, which reads the transcript. */
 export function fileAtRisk(
   filePath: string,
   cwd: unknown,
   env: NodeJS.ProcessEnv,
   session?: string,
+  transcriptEngine?: () => string | undefined,
 ): { path: string; stat: Stats } | undefined {
   const file = regularFile(filePath, cwd);
   if (!file) return undefined;
@@ -35,8 +37,10 @@ export function fileAtRisk(
     size > neverCountedChars(sessionCap(env, session), file.path);
   if (!atRisk) return undefined;
   // An image named without an extension is no more a Read of lines than one named .png, where the engine knows it.
-  const image = knowsImagesBySignature(engineVersionOf(env)) && readsAsImage(file.path);
-  return image ? undefined : file;
+  if (!readsAsImage(file.path)) return file;
+  const engine = engineVersionOf(env) ?? transcriptEngine?.();
+  if (engine === undefined && transcriptEngine === undefined) return file;
+  return knowsImagesBySignature(engine) ? undefined : file;
 }
 
 /** The cap `pre` and `post` would resolve for this session: the one a refusal taught it, kept in its state file, else

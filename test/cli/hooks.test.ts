@@ -73,7 +73,35 @@ describe('a UTF-16LE file, as the engine that runs the hook decodes it', () => {
     expect(old).toBe(clamp('u16le-behind-be-mark.txt', '2-1-296'));
     expect(old).toBeLessThan(clamp('u16le.txt', '2-1-337'));
   });
+
+  it('an engine that names no version to its hooks (before 2.1.144) is known by its transcript, in pre and in post', () => {
+    const path = join(dir, 'u16le.txt');
+    const input = { file_path: path, offset: 1, limit: 3000 };
+    const refusal = 'File content (9000 tokens) exceeds maximum allowed tokens (3000).';
+    /** The window pre sends and the one post names after the engine refused it, in a session of that engine. */
+    const run = (s: string, engine: { transcript?: string; agent?: string }) => {
+      // A state directory of its own: what a session learns of the file is remembered for the next.
+      const own = { ...cap3000(), READ_CEILING_PAGER_STATE_DIR: join(dir, `state-${s}`) };
+      const hookEnv = engine.agent ? { ...own, AI_AGENT: `claude-code_${engine.agent}_harness` } : own;
+      const transcript = engine.transcript ? { transcript_path: hookPath(oldTranscript(s, engine.transcript)) } : {};
+      const pre = runHook('pre', { ...preEvent(s, 'u1', input), ...transcript }, hookEnv);
+      const post = runHook('post', { ...failureEvent(s, 'u1', input, refusal), ...transcript }, hookEnv);
+      const note = post.json.hookSpecificOutput.additionalContext as string;
+      return { sent: pre.json.hookSpecificOutput.updatedInput.limit as number, named: /offset=1 limit=(\d+)/.exec(note)?.[1] };
+    };
+    const told = run('sess-u16-transcript-old', { transcript: '2.1.100' });
+    expect(told).toEqual(run('sess-u16-agent-296', { agent: '2-1-296' }));
+    expect(told.sent).toBeLessThan(run('sess-u16-transcript-new', { transcript: '2.1.337' }).sent);
+  });
 });
+
+/** A transcript whose records name this engine version, as an engine writes one. */
+function oldTranscript(s: string, version: string): string {
+  const path = join(dir, `transcript-${s}.jsonl`);
+  const record = (type: string) => JSON.stringify({ type, sessionId: s, version, message: { role: type, content: 'Read it.' } });
+  writeFileSync(path, `${record('user')}\n${record('assistant')}\n`);
+  return path;
+}
 
 describe('pre clamps a window over the cap', () => {
   it('lowers only limit, keeps every other field, and records its plan', () => {
@@ -767,6 +795,11 @@ describe('Reads the engine does not read as lines: images, PDFs, notebooks', () 
     for (const [engine, image] of [['2-1-186', false], ['2-1-187', true]] as const) {
       const r = runHook('pre', preEvent(s, `p-shot-${engine}`, read), { ...cap3000(), AI_AGENT: `claude-code_${engine}_harness` });
       expect([engine, r.stdout === '']).toEqual([engine, image]);
+    }
+    // An engine that names no version to its hooks (before 2.1.144), by its transcript's records.
+    for (const [engine, image] of [['2.1.100', false], ['2.1.337', true]] as const) {
+      const event = { ...preEvent(`sess-shot-${engine}`, 'p-shot', read), transcript_path: hookPath(oldTranscript(`shot-${engine}`, engine)) };
+      expect([engine, runHook('pre', event, cap3000()).stdout === '']).toEqual([engine, image]);
     }
   });
 
