@@ -83,7 +83,7 @@ describe('a UTF-16LE file, as the engine that runs the hook decodes it', () => {
       // A state directory of its own: what a session learns of the file is remembered for the next.
       const own = { ...cap3000(), READ_CEILING_PAGER_STATE_DIR: join(dir, `state-${s}`) };
       const hookEnv = engine.agent ? { ...own, AI_AGENT: `claude-code_${engine.agent}_harness` } : own;
-      const transcript = engine.transcript ? { transcript_path: hookPath(oldTranscript(s, engine.transcript)) } : {};
+      const transcript = engine.transcript ? { transcript_path: hookPath(transcriptNaming(s, engine.transcript)) } : {};
       const pre = runHook('pre', { ...preEvent(s, 'u1', input), ...transcript }, hookEnv);
       const post = runHook('post', { ...failureEvent(s, 'u1', input, refusal), ...transcript }, hookEnv);
       const note = post.json.hookSpecificOutput.additionalContext as string;
@@ -96,7 +96,7 @@ describe('a UTF-16LE file, as the engine that runs the hook decodes it', () => {
 });
 
 /** A transcript whose records name this engine version, as an engine writes one. */
-function oldTranscript(s: string, version: string): string {
+function transcriptNaming(s: string, version: string): string {
   const path = join(dir, `transcript-${s}.jsonl`);
   const record = (type: string) => JSON.stringify({ type, sessionId: s, version, message: { role: type, content: 'Read it.' } });
   writeFileSync(path, `${record('user')}\n${record('assistant')}\n`);
@@ -798,7 +798,7 @@ describe('Reads the engine does not read as lines: images, PDFs, notebooks', () 
     }
     // An engine that names no version to its hooks (before 2.1.144), by its transcript's records.
     for (const [engine, image] of [['2.1.100', false], ['2.1.337', true]] as const) {
-      const event = { ...preEvent(`sess-shot-${engine}`, 'p-shot', read), transcript_path: hookPath(oldTranscript(`shot-${engine}`, engine)) };
+      const event = { ...preEvent(`sess-shot-${engine}`, 'p-shot', read), transcript_path: hookPath(transcriptNaming(`shot-${engine}`, engine)) };
       expect([engine, runHook('pre', event, cap3000()).stdout === '']).toEqual([engine, image]);
     }
   });
