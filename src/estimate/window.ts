@@ -19,7 +19,7 @@ export class NotARegularFile extends Error {}
 
 /** Whether the engine that runs this process decodes a file that starts with UTF-16LE's mark as UTF-16LE (2.1.299
  * and later, and so until told otherwise) or as UTF-8, as any other (docs/ENGINE.md §3.1). A fact of the engine, not
- * of a window: hooks/io.ts sets it once a run, from the version the engine names to its hooks. */
+ * of a window: `pre` and `post` set it once a run, from the engine's version (`readAsEngine`, hooks/measure.ts). */
 let utf16leAfterMark = true;
 
 export function decodeUtf16leAfterMark(decodes: boolean): void {
